@@ -1,0 +1,18 @@
+//! # cpbim
+//!
+//! A Connect6 double-threat (threat-space) solver built on the connection-pattern incremental
+//! model (CPBIM) of Xu, Ma and Xu.
+//!
+//! Modules follow the data flow: [`geom`] and [`board`] (rules and the plain board) →
+//! [`notation`] (reading and writing positions) → [`kb`] (the build-time knowledge base).
+
+#![deny(missing_docs)]
+
+pub mod board;
+pub mod geom;
+pub mod kb;
+pub mod notation;
+
+pub use board::{Board, Position, PositionError};
+pub use geom::{ByColor, Color, Dir, Point, PointSet, Rules};
+pub use notation::{parse_position, ParseError};
