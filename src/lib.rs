@@ -4,15 +4,20 @@
 //! model (CPBIM) of Xu, Ma and Xu.
 //!
 //! Modules follow the data flow: [`geom`] and [`board`] (rules and the plain board) →
-//! [`notation`] (reading and writing positions) → [`kb`] (the build-time knowledge base).
+//! [`notation`] (reading and writing positions) → [`kb`] (the build-time knowledge base) →
+//! [`model`] (the four position models behind one trait).
 
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod games;
 pub mod geom;
 pub mod kb;
+pub mod model;
 pub mod notation;
+pub mod zobrist;
 
 pub use board::{Board, Position, PositionError};
 pub use geom::{ByColor, Color, Dir, Point, PointSet, Rules};
+pub use model::{Cpbim, Cpbm, Iu, Model, Raw};
 pub use notation::{parse_position, ParseError};

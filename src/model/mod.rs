@@ -1,0 +1,230 @@
+//! Position models: one interface, four implementations (SPEC §3, paper §6–§8).
+//!
+//! | model | state | types from | after a stone |
+//! |---|---|---|---|
+//! | [`Raw`] | the intersection array only | the classifier, at query time, on line scans | nothing to update |
+//! | [`Iu`] | connections per line (Definition 30) | the classifier, when a connection changes | the ≤ 4 lines through the stone; old values saved on the delta stack |
+//! | [`Cpbm`] | connections per line (Definition 30) | the knowledge base | the whole position rebuilt from the board (no delta stack) |
+//! | [`Cpbim`] | connections per line (Definition 30) | the knowledge base | the ≤ 4 lines through the stone; old values saved on `Deta[ply]`, copied back by unmake |
+//!
+//! The double-threat search is generic over [`Model`] and asks only what this trait answers;
+//! every model answers every query identically (the tests check it at every step of random
+//! games), so one search visits the same tree on each.
+
+mod connections;
+mod raw;
+
+pub use connections::{
+    line_connections, Classifier, Conn, Connection, Cpbim, Cpbm, Effect, Incremental, Iu,
+    KnowledgeBase, LineState, Rebuilt, TypeSource,
+};
+pub use raw::Raw;
+
+use crate::board::Board;
+use crate::geom::{Color, Dir, Point, PointSet};
+use crate::kb::{Composite, ConnType};
+
+/// A live window of a colour — six consecutive points of a line holding at least four of its
+/// stones and none of the opponent's — given by its empty points (two, one, or none for a six).
+///
+/// Threats order by their points, so a sorted list is canonical.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Threat {
+    /// Empty points, ascending, padded with [`Threat::NONE`].
+    pts: [u16; 2],
+}
+
+impl Threat {
+    const NONE: u16 = u16::MAX;
+
+    /// The threat whose window has the empty points `empties` (at most two).
+    pub fn new(empties: &[Point]) -> Threat {
+        assert!(
+            empties.len() <= 2,
+            "a live window has at most two empty points"
+        );
+        let mut pts = [Self::NONE; 2];
+        for (i, p) in empties.iter().enumerate() {
+            pts[i] = p.index() as u16;
+        }
+        pts.sort_unstable();
+        Threat { pts }
+    }
+
+    /// The empty points of the window.
+    #[inline]
+    pub fn points(self) -> impl Iterator<Item = Point> {
+        self.pts
+            .into_iter()
+            .filter(|&p| p != Self::NONE)
+            .map(|p| Point::from_index(p as usize).expect("valid point"))
+    }
+
+    /// Does the window have `p` among its empty points?
+    #[inline]
+    pub fn contains(self, p: Point) -> bool {
+        self.pts[0] == p.index() as u16 || self.pts[1] == p.index() as u16
+    }
+
+    /// A window already holding six stones: nothing can block it.
+    #[inline]
+    pub fn is_six(self) -> bool {
+        self.pts[0] == Self::NONE
+    }
+}
+
+/// `thn`: the fewest points that meet every window of `threats`, capped at 3 (a six counts as
+/// unblockable: 3). Any blocking set must use a point of the first window, so two passes over
+/// the list decide 0, 1, 2 or "3 or more".
+pub fn cover_number(threats: &[Threat]) -> u8 {
+    let Some(&first) = threats.first() else {
+        return 0;
+    };
+    if threats.iter().any(|t| t.is_six()) {
+        return 3;
+    }
+    let mut best = 3;
+    for x in first.points() {
+        match common_points(threats, x) {
+            None => return 1,
+            Some(common) if common.iter().any(Option::is_some) => best = 2,
+            Some(_) => {}
+        }
+    }
+    best
+}
+
+/// The points shared by every threat that does not contain `x` (`None` if every threat
+/// contains `x`).
+fn common_points(threats: &[Threat], x: Point) -> Option<[Option<Point>; 2]> {
+    let mut common: Option<[Option<Point>; 2]> = None;
+    for t in threats.iter().filter(|t| !t.contains(x)) {
+        let mut pts = t.points();
+        let own = [pts.next(), pts.next()];
+        common = Some(match common {
+            None => own,
+            Some(c) => c.map(|p| p.filter(|&p| t.contains(p))),
+        });
+    }
+    common
+}
+
+/// Every pair of points that meets all of `threats` (which must need exactly two: see
+/// [`cover_number`]), each pair ascending, the list sorted.
+pub fn blocking_pairs(threats: &[Threat]) -> Vec<(Point, Point)> {
+    let mut pairs = Vec::new();
+    let Some(&first) = threats.first() else {
+        return pairs;
+    };
+    for x in first.points() {
+        if let Some(common) = common_points(threats, x) {
+            for y in common.into_iter().flatten() {
+                pairs.push(if x < y { (x, y) } else { (y, x) });
+            }
+        }
+    }
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
+}
+
+/// A position model: a board with make/unmake of single stones and the queries the
+/// double-threat search asks. Every query is exact; the answer never depends on the model.
+pub trait Model: Sized {
+    /// Short name: `raw`, `iu`, `cpbm`, `cpbim`.
+    const NAME: &'static str;
+
+    /// The model of `board`.
+    fn from_board(board: &Board) -> Self;
+
+    /// The plain board.
+    fn board(&self) -> &Board;
+
+    /// Put a stone of `c` on the empty point `p`.
+    fn make(&mut self, p: Point, c: Color);
+
+    /// Take back the last stone made (moves are undone last-in, first-out).
+    fn unmake(&mut self);
+
+    /// Zobrist key of the stones on the board (equal boards, equal keys).
+    fn zobrist(&self) -> u64;
+
+    /// Does `c` have six or more in a row?
+    fn has_six(&self, c: Color) -> bool;
+
+    /// Every live window of `c` (at least four stones of `c`, none of the opponent), as
+    /// [`Threat`]s, sorted, duplicates (windows with the same empty points) removed.
+    fn live_windows(&self, c: Color, out: &mut Vec<Threat>);
+
+    /// `thn(c)`: the fewest opponent stones that hit every live window of `c`, capped at 3.
+    fn thn(&self, c: Color) -> u8 {
+        let mut t = Vec::new();
+        self.live_windows(c, &mut t);
+        cover_number(&t)
+    }
+
+    /// The empty points of the live windows of `c`: where the opponent must block.
+    fn blockers(&self, c: Color) -> PointSet {
+        let mut t = Vec::new();
+        self.live_windows(c, &mut t);
+        t.iter().flat_map(|t| t.points()).collect()
+    }
+
+    /// Empty points of the windows that hold at least `min_stones` stones of `c` and none of
+    /// the opponent (`min_stones` in `2..=4`). With 2 this is the attacker's part of the
+    /// candidate set R of SPEC §4.
+    fn candidates(&self, c: Color, min_stones: u32) -> PointSet;
+
+    /// Type of the empty point `p` in the connection of `c` through it in direction `dir`
+    /// (Definition 26); `O` if `p` holds a stone or no connection of `c` passes through it.
+    fn point_type(&self, p: Point, c: Color, dir: Dir) -> ConnType;
+
+    /// Composite class of the empty point `p` for `c` (§5.2).
+    fn composite(&self, p: Point, c: Color) -> Composite {
+        crate::kb::composite(Dir::ALL.map(|d| self.point_type(p, c, d)))
+    }
+}
+
+/// The candidate set R of SPEC §4 for attacker `a`: empty points of windows with at least two
+/// of `a`'s stones and no defender stone, and empty points of the defender's live windows.
+pub fn candidate_set<M: Model>(m: &M, a: Color) -> PointSet {
+    m.candidates(a, 2).union(&m.blockers(a.opponent()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Point {
+        s.parse().unwrap()
+    }
+
+    fn t(s: &str) -> Threat {
+        let pts: Vec<Point> = s.split_whitespace().map(p).collect();
+        Threat::new(&pts)
+    }
+
+    #[test]
+    fn cover_numbers() {
+        assert_eq!(cover_number(&[]), 0);
+        assert_eq!(cover_number(&[t("A1 A2")]), 1);
+        assert_eq!(cover_number(&[t("A1 A2"), t("A2 A3")]), 1);
+        assert_eq!(cover_number(&[t("A1 A2"), t("A3 A4")]), 2);
+        assert_eq!(cover_number(&[t("A1"), t("A3"), t("B5")]), 3);
+        assert_eq!(cover_number(&[t("A1 A2"), t("A3 A4"), t("A2 A4")]), 2);
+        assert_eq!(cover_number(&[t("A1 A2"), t("A3 A4"), t("B1 B2")]), 3);
+        assert_eq!(cover_number(&[t("")]), 3);
+    }
+
+    #[test]
+    fn blocking_pair_lists() {
+        let pairs = blocking_pairs(&[t("A1 A2"), t("A3 A4")]);
+        assert_eq!(pairs.len(), 4);
+        let pairs = blocking_pairs(&[t("A1 A2"), t("A3 A4"), t("A2 A4")]);
+        // A1 meets the first window and A4 the other two; A2 meets the first and third.
+        assert_eq!(
+            pairs,
+            vec![(p("A1"), p("A4")), (p("A2"), p("A3")), (p("A2"), p("A4"))]
+        );
+    }
+}
