@@ -5,16 +5,20 @@
 //!
 //! Modules follow the data flow: [`geom`] and [`board`] (rules and the plain board) →
 //! [`notation`] (reading and writing positions) → [`kb`] (the build-time knowledge base) →
-//! [`model`] (the four position models behind one trait).
+//! [`model`] (the four position models behind one trait) → [`search`] (the double-threat
+//! solver).
 
 #![deny(missing_docs)]
 
+pub mod batch;
 pub mod board;
 pub mod games;
 pub mod geom;
 pub mod kb;
 pub mod model;
 pub mod notation;
+pub mod report;
+pub mod search;
 pub mod zobrist;
 
 pub use board::{Board, Position, PositionError};

@@ -1,9 +1,20 @@
 //! The `cpbim` command-line tool: a thin layer over the library (SPEC §5).
 
 use anyhow::{Context, Result};
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use cpbim::kb::{self, ConnType};
+use cpbim::search::{Config, Ordering as SearchOrdering, DEFAULT_DEPTH};
+use cpbim::{Cpbim, Cpbm, Iu, Model, Raw};
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Set by Ctrl-C: searches end with what is known so far.
+static STOP: AtomicBool = AtomicBool::new(false);
+
+/// The built-in example of the README: white to move, a double-threat win in 8 plies.
+const EXAMPLE: &str = include_str!("../examples/positions/example.txt");
 
 #[derive(Parser)]
 #[command(
@@ -18,6 +29,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Decide whether the side to move has a double-threat win (SPEC §4, §5).
+    Solve(SolveArgs),
     /// The knowledge base: Table 1 and 2 statistics, export and verification of the tables.
     Kb {
         #[command(subcommand)]
@@ -31,6 +44,55 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Diagram)]
         format: Format,
     },
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum ModelName {
+    /// Intersection array, types by the classifier at query time.
+    Raw,
+    /// Incremental updating with the delta stack, no knowledge base.
+    Iu,
+    /// Connection-based position with the knowledge base, rebuilt after every change.
+    Cpbm,
+    /// Connection-based position with the knowledge base and the delta stack.
+    Cpbim,
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    /// Deepest search in plies (a multiple of 4).
+    #[arg(long, default_value_t = DEFAULT_DEPTH)]
+    depth: u32,
+    /// Position model.
+    #[arg(long, value_enum, default_value_t = ModelName::Cpbim)]
+    model: ModelName,
+    /// One JSON object per position.
+    #[arg(long)]
+    json: bool,
+    /// Attach the proof tree of a win (JSON) or print it (text).
+    #[arg(long)]
+    proof: bool,
+    /// Stop each search after this many nodes (result `unknown`).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Stop each search after this many seconds (result `unknown`).
+    #[arg(long)]
+    time: Option<f64>,
+    /// Transposition-table entries (2^21 = 32 MB by default; 0 turns the table off).
+    #[arg(long, default_value_t = cpbim::search::tt::DEFAULT_ENTRIES)]
+    tt_entries: usize,
+    /// Try candidates in point order (no history, killer, table or composite ordering).
+    #[arg(long)]
+    plain_ordering: bool,
+    /// Threads for a batch (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Solve the built-in example position.
+    #[arg(long, conflicts_with = "position")]
+    example: bool,
+    /// A stone list, diagram or SGF, or the path of a file holding one. Without it, positions
+    /// are read from stdin, one per line (stone lists or SGF).
+    position: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -65,6 +127,12 @@ enum Format {
 
 fn main() {
     let cli = Cli::parse();
+    // First Ctrl-C: stop searching and report what is known; second: quit at once.
+    let _ = ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
     if let Err(e) = run(cli) {
         eprintln!("error: {e:#}");
         std::process::exit(1);
@@ -73,6 +141,12 @@ fn main() {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
+        Command::Solve(args) => match args.model {
+            ModelName::Raw => solve::<Raw>(&args),
+            ModelName::Iu => solve::<Iu>(&args),
+            ModelName::Cpbm => solve::<Cpbm>(&args),
+            ModelName::Cpbim => solve::<Cpbim>(&args),
+        },
         Command::Kb { command } => match command {
             KbCommand::Stats { json } => kb_stats(json),
             KbCommand::Export { dir } => {
@@ -162,5 +236,117 @@ fn kb_stats(json: bool) -> Result<()> {
     println!("Connect6 15x15  {:>9.3}", z.connect6_15);
     println!("Connect6 13x13  {:>9.3}", z.connect6_13);
     println!("Gomoku   15x15  {:>9.3}", z.gomoku_15);
+    Ok(())
+}
+
+fn solve_config(args: &SolveArgs) -> Result<Config> {
+    if args.depth % 4 != 0 {
+        anyhow::bail!(
+            "--depth {}: depths are multiples of 4 plies (one round is 2 attacking and 2 defending stones)",
+            args.depth
+        );
+    }
+    let max_time = match args.time {
+        Some(t) if !(t.is_finite() && t > 0.0) => {
+            anyhow::bail!("--time {t}: give a positive number of seconds")
+        }
+        Some(t) => Some(Duration::from_secs_f64(t)),
+        None => None,
+    };
+    Ok(Config {
+        depth: args.depth,
+        max_nodes: args.nodes,
+        max_time,
+        tt_entries: args.tt_entries,
+        ordering: if args.plain_ordering {
+            SearchOrdering::PLAIN
+        } else {
+            SearchOrdering::ALL
+        },
+        proof: args.proof,
+    })
+}
+
+fn solve<M: Model>(args: &SolveArgs) -> Result<()> {
+    let config = solve_config(args)?;
+    let single = if args.example {
+        Some(EXAMPLE.to_string())
+    } else {
+        args.position
+            .as_deref()
+            .map(read_position_arg)
+            .transpose()?
+    };
+    let out = std::io::stdout();
+    let mut out = out.lock();
+    if let Some(text) = single {
+        let pos = cpbim::parse_position(&text)?;
+        let mut solver = cpbim::search::Solver::<M>::new(config);
+        let s = solver.solve(&pos, &STOP);
+        if args.json {
+            writeln!(out, "{}", cpbim::report::solution_json(&s))?;
+        } else {
+            if args.example {
+                writeln!(out, "{} to move:\n{}", pos.to_move(), pos.to_diagram())?;
+            }
+            writeln!(out, "{}", cpbim::report::solution_text(&s))?;
+            if let Some(p) = &s.proof {
+                writeln!(out, "{}", serde_json::to_string_pretty(p)?)?;
+            }
+        }
+        return Ok(());
+    }
+    let lines: Vec<String> = std::io::stdin()
+        .lock()
+        .lines()
+        .collect::<Result<_, _>>()
+        .context("reading positions from stdin")?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("starting threads")?;
+    let bar = indicatif::ProgressBar::new(lines.len() as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} solving {pos}/{len} [{elapsed_precise}, ~{eta} left] {wide_bar}",
+        )
+        .expect("valid template"),
+    );
+    let start = std::time::Instant::now();
+    let results =
+        pool.install(|| cpbim::batch::solve_lines::<M>(&lines, &config, &STOP, &|_| bar.inc(1)));
+    bar.finish_and_clear();
+    let (mut wins, mut errors) = (0, 0);
+    for r in &results {
+        match r {
+            Ok(s) => {
+                wins += (s.outcome == cpbim::search::Outcome::Win) as usize;
+                if args.json {
+                    writeln!(out, "{}", cpbim::report::solution_json(s))?;
+                } else {
+                    writeln!(out, "{}", cpbim::report::solution_text(s))?;
+                }
+            }
+            Err(e) => {
+                errors += 1;
+                if args.json {
+                    writeln!(out, "{}", cpbim::report::error_json(e))?;
+                } else {
+                    writeln!(out, "error: {e}")?;
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{} positions ({wins} win, {errors} errors) in {:.2} s with {} threads{}",
+        results.len(),
+        start.elapsed().as_secs_f64(),
+        pool.current_num_threads(),
+        if STOP.load(Ordering::Relaxed) {
+            "; stopped by Ctrl-C"
+        } else {
+            ""
+        }
+    );
     Ok(())
 }

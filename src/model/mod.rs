@@ -96,7 +96,7 @@ pub fn cover_number(threats: &[Threat]) -> u8 {
 
 /// The points shared by every threat that does not contain `x` (`None` if every threat
 /// contains `x`).
-fn common_points(threats: &[Threat], x: Point) -> Option<[Option<Point>; 2]> {
+pub(crate) fn common_points(threats: &[Threat], x: Point) -> Option<[Option<Point>; 2]> {
     let mut common: Option<[Option<Point>; 2]> = None;
     for t in threats.iter().filter(|t| !t.contains(x)) {
         let mut pts = t.points();

@@ -1,0 +1,696 @@
+//! The double-threat (threat-space) search of SPEC §4 (paper §8.1).
+//!
+//! The attacker A is the side to move, D the defender.
+//!
+//! * **A-node**: if A has a live window, A wins here. Otherwise A plays two stones, both from
+//!   R (empty points of windows with ≥ 2 A stones and no D stone, and empty points of D's live
+//!   windows), such that afterwards D has no live window and `thn(A) ≥ 2`.
+//! * **D-node**: if `thn(A) ≥ 3`, A wins. Otherwise D's replies are *every* pair of points that
+//!   hits all of A's live windows; the node is a win only if every reply leads to a win.
+//!
+//! Depth counts stones on the path (one round = 4 plies). With a budget of `b` plies a node's
+//! status is a function of the position and `b` alone:
+//!
+//! * an A-node is **won** if some attack leads to a won D-node; **exhausted** if it has no
+//!   attack or every attack's D-node is exhausted; else **cut**. With `b < 4` no attack can be
+//!   followed: the node is cut if an attack exists, exhausted if none does;
+//! * a D-node is won if `thn(A) ≥ 3` or every reply's A-node (budget `b − 4`) is won;
+//!   **exhausted** if some reply's A-node is exhausted; else cut.
+//!
+//! Exhausted means "no double-threat win at any depth". Iterative deepening by 4 plies reports
+//! the first budget at which the root is won (`win`, the smallest depth) or exhausted (`none`),
+//! or `nowin` when the depth limit is reached first. The transposition table stores only facts
+//! of this function ([`tt`]), and move ordering only changes the order in which the same sets
+//! are examined, so the result and depth never depend on the model, the ordering or the table.
+
+pub mod proof;
+pub mod tt;
+
+use crate::board::Position;
+use crate::geom::{Color, Point, PointSet, POINTS};
+use crate::model::{blocking_pairs, common_points, cover_number, Model, Threat};
+use proof::{Defense, ProofNode};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::time::{Duration, Instant};
+use tt::TranspositionTable;
+
+/// Status of a node searched with a budget (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// A double-threat win within the budget.
+    Win,
+    /// No win within the budget; deeper search was cut.
+    Cut,
+    /// No double-threat win at any depth: the tree is exhausted.
+    Exhausted,
+    /// A node, time or stop limit ended the search.
+    Abort,
+}
+
+/// What `solve` decided about a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// The side to move has a double-threat win; `depth` is the smallest.
+    Win,
+    /// No double-threat win at any depth (the tree is exhausted).
+    None,
+    /// No double-threat win within the depth limit; deeper search was cut.
+    Nowin,
+    /// A node or time limit (or a stop request) ended the search first.
+    Unknown,
+}
+
+impl Outcome {
+    /// `win`, `none`, `nowin`, `unknown`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::None => "none",
+            Outcome::Nowin => "nowin",
+            Outcome::Unknown => "unknown",
+        }
+    }
+}
+
+/// Which move-ordering heuristics are on. Off, candidates are tried in point order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ordering {
+    /// Try the transposition table's best pair first.
+    pub tt_move: bool,
+    /// Killer pairs per ply.
+    pub killers: bool,
+    /// History heuristic per colour and point.
+    pub history: bool,
+    /// Composite classes of the points (§5.2).
+    pub composite: bool,
+}
+
+impl Ordering {
+    /// Every heuristic on (the default).
+    pub const ALL: Ordering = Ordering {
+        tt_move: true,
+        killers: true,
+        history: true,
+        composite: true,
+    };
+    /// Plain ordering: candidates in point order.
+    pub const PLAIN: Ordering = Ordering {
+        tt_move: false,
+        killers: false,
+        history: false,
+        composite: false,
+    };
+}
+
+impl Default for Ordering {
+    fn default() -> Self {
+        Ordering::ALL
+    }
+}
+
+/// Limits and options of a solve.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Deepest budget in plies (multiples of 4; default 28).
+    pub depth: u32,
+    /// Stop after this many nodes.
+    pub max_nodes: Option<u64>,
+    /// Stop after this long.
+    pub max_time: Option<Duration>,
+    /// Transposition-table entries (default 2^21; 0 disables the table).
+    pub tt_entries: usize,
+    /// Move-ordering heuristics.
+    pub ordering: Ordering,
+    /// Build the proof tree of a win.
+    pub proof: bool,
+}
+
+/// The default depth limit of SPEC §5.
+pub const DEFAULT_DEPTH: u32 = 28;
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            depth: DEFAULT_DEPTH,
+            max_nodes: None,
+            max_time: None,
+            tt_entries: tt::DEFAULT_ENTRIES,
+            ordering: Ordering::ALL,
+            proof: false,
+        }
+    }
+}
+
+/// The answer for one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    /// The result.
+    pub outcome: Outcome,
+    /// For `win` the smallest winning depth, for `none` the depth at which the exhausted tree
+    /// proved it, for `nowin` the depth limit, for `unknown` the deepest budget completed.
+    pub depth: u32,
+    /// For `win`: attack, the defence that holds out longest, attack, …, ending with the stones
+    /// that complete six (or the last attack, when no defence exists).
+    pub line: Vec<Vec<Point>>,
+    /// Nodes: positions reached by placing a pair of stones (attack tried, defence) during the
+    /// search, plus the root.
+    pub nodes: u64,
+    /// Wall time of the search (proof building excluded).
+    pub time: Duration,
+    /// The proof tree, when asked for and the result is `win`.
+    pub proof: Option<ProofNode>,
+}
+
+impl Solution {
+    /// The answer for a position that was not searched (stopped before it started).
+    pub fn unknown() -> Solution {
+        Solution {
+            outcome: Outcome::Unknown,
+            depth: 0,
+            line: Vec::new(),
+            nodes: 0,
+            time: Duration::ZERO,
+            proof: None,
+        }
+    }
+}
+
+/// An attack: two attacker stones, `p < q`, and `thn(A)` after them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Attack {
+    p: Point,
+    q: Point,
+    thn: u8,
+}
+
+/// A reusable solver for one model: the transposition table and heuristics tables survive
+/// between solves (cleared logically at each one), so a batch does not reallocate them.
+pub struct Solver<M: Model> {
+    config: Config,
+    tt: TranspositionTable,
+    _model: std::marker::PhantomData<fn() -> M>,
+}
+
+impl<M: Model> Solver<M> {
+    /// A solver with `config`.
+    pub fn new(config: Config) -> Self {
+        Solver {
+            tt: TranspositionTable::new(config.tt_entries),
+            config,
+            _model: std::marker::PhantomData,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Solve `pos` for its side to move. `stop` ends the search early when set (Ctrl-C).
+    pub fn solve(&mut self, pos: &Position, stop: &AtomicBool) -> Solution {
+        self.tt.new_search();
+        let start = Instant::now();
+        let attacker = pos.to_move();
+        let mut s = Searcher {
+            m: M::from_board(pos.board()),
+            a: attacker,
+            d: attacker.opponent(),
+            tt: &mut self.tt,
+            ordering: self.config.ordering,
+            nodes: 1,
+            max_nodes: self.config.max_nodes.unwrap_or(u64::MAX),
+            deadline: self.config.max_time.map(|t| start + t),
+            stop,
+            aborted: false,
+            killers: vec![[None; 2]; 2 * POINTS],
+            history: [[0; POINTS], [0; POINTS]],
+            windows: Vec::new(),
+        };
+        let limit = self.config.depth / 4 * 4;
+        let mut outcome = Outcome::Nowin;
+        let mut depth = limit;
+        let mut completed = None;
+        // The first move of the game places one stone: no pair to play, no double threat.
+        if pos.stones().is_empty() {
+            outcome = Outcome::None;
+            depth = 0;
+        } else {
+            for budget in (0..=limit).step_by(4) {
+                match s.a_node(0, budget) {
+                    Status::Win => {
+                        outcome = Outcome::Win;
+                        depth = budget;
+                        break;
+                    }
+                    Status::Exhausted => {
+                        outcome = Outcome::None;
+                        depth = budget;
+                        break;
+                    }
+                    Status::Cut => completed = Some(budget),
+                    Status::Abort => {
+                        outcome = Outcome::Unknown;
+                        depth = completed.unwrap_or(0);
+                        break;
+                    }
+                }
+            }
+        }
+        let time = start.elapsed();
+        let nodes = s.nodes;
+        let (line, proof) = if outcome == Outcome::Win {
+            // Building the line and the proof re-searches with the warm table; limits no longer
+            // apply (the win is known).
+            s.max_nodes = u64::MAX;
+            s.deadline = None;
+            s.aborted = false;
+            let never = AtomicBool::new(false);
+            s.stop = &never;
+            let line = s.line(depth);
+            let proof = self.config.proof.then(|| s.prove(depth));
+            (line, proof)
+        } else {
+            (Vec::new(), None)
+        };
+        Solution {
+            outcome,
+            depth,
+            line,
+            nodes,
+            time,
+            proof,
+        }
+    }
+}
+
+/// Solve `pos` with model `M` and `config` (a one-off [`Solver`]).
+pub fn solve<M: Model>(pos: &Position, config: &Config) -> Solution {
+    Solver::<M>::new(config.clone()).solve(pos, &AtomicBool::new(false))
+}
+
+struct Searcher<'a, M: Model> {
+    m: M,
+    a: Color,
+    d: Color,
+    tt: &'a mut TranspositionTable,
+    ordering: Ordering,
+    nodes: u64,
+    max_nodes: u64,
+    deadline: Option<Instant>,
+    stop: &'a AtomicBool,
+    aborted: bool,
+    /// Two killer pairs per ply.
+    killers: Vec<[Option<(Point, Point)>; 2]>,
+    /// History scores by colour and point.
+    history: [[u32; POINTS]; 2],
+    /// Scratch for live windows.
+    windows: Vec<Threat>,
+}
+
+impl<M: Model> Searcher<'_, M> {
+    /// Count a node; check the limits every 1024 nodes.
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            if late || self.nodes >= self.max_nodes || self.stop.load(AtomicOrdering::Relaxed) {
+                self.aborted = true;
+            }
+        }
+        if self.nodes >= self.max_nodes {
+            self.aborted = true;
+        }
+    }
+
+    #[inline]
+    fn make_pair(&mut self, p: Point, q: Point, c: Color) {
+        self.m.make(p, c);
+        self.m.make(q, c);
+    }
+
+    #[inline]
+    fn unmake_pair(&mut self) {
+        self.m.unmake();
+        self.m.unmake();
+    }
+
+    /// Every attack of the A-node (SPEC §4), with `thn(A)` after it. With `first_only` it
+    /// stops at the first attack; with `win_only` at the first attack leaving `thn(A) ≥ 3`.
+    fn generate(&mut self, first_only: bool, win_only: bool, out: &mut Vec<Attack>) {
+        out.clear();
+        let (a, d) = (self.a, self.d);
+        let mut dw = std::mem::take(&mut self.windows);
+        self.m.live_windows(d, &mut dw);
+        if cover_number(&dw) >= 3 {
+            self.windows = dw;
+            return;
+        }
+        let blockers: PointSet = dw.iter().flat_map(|t| t.points()).collect();
+        let r = self.m.candidates(a, 2).union(&blockers);
+        // First stones and, for each, the second stones that keep D without a live window.
+        let firsts: Vec<(Point, PointSet)> = match dw.first() {
+            None => r.iter().map(|p| (p, r)).collect(),
+            Some(&w0) => w0
+                .points()
+                .map(|x| {
+                    let seconds = match common_points(&dw, x) {
+                        None => r,
+                        Some(common) => common.into_iter().flatten().collect(),
+                    };
+                    (x, seconds)
+                })
+                .collect(),
+        };
+        let w0 = dw.first().copied();
+        self.windows = dw;
+        for (p, seconds) in firsts {
+            self.m.make(p, a);
+            let allowed = if self.m.thn(a) > 0 {
+                seconds
+            } else {
+                // No live window yet: the second stone must complete one.
+                seconds.intersection(&self.m.candidates(a, 3))
+            };
+            let mut done = false;
+            for q in allowed.iter() {
+                // Each unordered pair once.
+                let dup = match w0 {
+                    None => q <= p,
+                    Some(w) => q == p || (w.contains(q) && q < p),
+                };
+                if dup || !r.contains(q) {
+                    continue;
+                }
+                self.m.make(q, a);
+                self.count_node();
+                let t = self.m.thn(a);
+                self.m.unmake();
+                if t >= 2 {
+                    out.push(Attack {
+                        p: p.min(q),
+                        q: p.max(q),
+                        thn: t,
+                    });
+                    done = first_only || (win_only && t >= 3);
+                }
+                if done || self.aborted {
+                    break;
+                }
+            }
+            self.m.unmake();
+            if done || self.aborted {
+                return;
+            }
+        }
+    }
+
+    fn score(
+        &self,
+        c: Color,
+        p: Point,
+        q: Point,
+        ply: usize,
+        tt_best: Option<(Point, Point)>,
+    ) -> u64 {
+        let o = self.ordering;
+        let mut s = 0u64;
+        if o.tt_move && tt_best == Some((p, q)) {
+            s |= 1 << 62;
+        }
+        if o.killers {
+            let k = &self.killers[ply];
+            if k[0] == Some((p, q)) {
+                s |= 1 << 61;
+            } else if k[1] == Some((p, q)) {
+                s |= 1 << 60;
+            }
+        }
+        if o.history {
+            let h = &self.history[c.index()];
+            s += ((h[p.index()] as u64 + h[q.index()] as u64).min(1 << 40)) << 8;
+        }
+        if o.composite {
+            s += self.m.composite(p, c) as u64 + self.m.composite(q, c) as u64;
+            s += (self.m.composite(p, c.opponent()) as u64
+                + self.m.composite(q, c.opponent()) as u64)
+                / 2;
+        }
+        s
+    }
+
+    fn reward(&mut self, c: Color, p: Point, q: Point, ply: usize, budget: u32) {
+        if self.ordering.history {
+            let bonus = (budget / 4 + 1) * (budget / 4 + 1);
+            let h = &mut self.history[c.index()];
+            h[p.index()] = h[p.index()].saturating_add(bonus);
+            h[q.index()] = h[q.index()].saturating_add(bonus);
+        }
+        if self.ordering.killers {
+            let k = &mut self.killers[ply];
+            if k[0] != Some((p, q)) {
+                k[1] = k[0];
+                k[0] = Some((p, q));
+            }
+        }
+    }
+
+    /// Order `pairs` best first (stable: ties keep point order).
+    fn order(
+        &self,
+        c: Color,
+        pairs: &mut [(Point, Point)],
+        ply: usize,
+        tt_best: Option<(Point, Point)>,
+    ) {
+        if self.ordering == Ordering::PLAIN {
+            return;
+        }
+        let mut keyed: Vec<(u64, (Point, Point))> = pairs
+            .iter()
+            .map(|&(p, q)| (self.score(c, p, q, ply, tt_best), (p, q)))
+            .collect();
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
+        for (slot, (_, pair)) in pairs.iter_mut().zip(keyed) {
+            *slot = pair;
+        }
+    }
+
+    /// A-node at `ply` with `budget` plies left.
+    fn a_node(&mut self, ply: usize, budget: u32) -> Status {
+        if self.m.thn(self.a) > 0 {
+            return Status::Win;
+        }
+        let key = self.m.zobrist();
+        let probe = self.tt.probe(key, budget);
+        if let Some(s) = probe.status {
+            return s;
+        }
+        let mut attacks = Vec::new();
+        if budget < 4 {
+            self.generate(true, false, &mut attacks);
+            if self.aborted {
+                return Status::Abort;
+            }
+            let s = if attacks.is_empty() {
+                Status::Exhausted
+            } else {
+                Status::Cut
+            };
+            self.tt.store(key, budget, s, None);
+            return s;
+        }
+        self.generate(false, true, &mut attacks);
+        if self.aborted {
+            return Status::Abort;
+        }
+        if let Some(w) = attacks.iter().find(|x| x.thn >= 3) {
+            let best = (w.p, w.q);
+            self.tt.store(key, budget, Status::Win, Some(best));
+            self.reward(self.a, best.0, best.1, ply, budget);
+            return Status::Win;
+        }
+        let mut pairs: Vec<(Point, Point)> = attacks.iter().map(|x| (x.p, x.q)).collect();
+        self.order(self.a, &mut pairs, ply, probe.best);
+        let mut status = Status::Exhausted;
+        for &(p, q) in &pairs {
+            self.make_pair(p, q, self.a);
+            self.count_node();
+            let s = self.d_node(ply + 2, budget - 4);
+            self.unmake_pair();
+            match s {
+                Status::Win => {
+                    self.tt.store(key, budget, Status::Win, Some((p, q)));
+                    self.reward(self.a, p, q, ply, budget);
+                    return Status::Win;
+                }
+                Status::Cut => status = Status::Cut,
+                Status::Exhausted => {}
+                Status::Abort => return Status::Abort,
+            }
+        }
+        self.tt.store(key, budget, status, pairs.first().copied());
+        status
+    }
+
+    /// The defences at a D-node: every pair that hits all of A's live windows (empty when
+    /// `thn(A) ≥ 3`), and `thn(A)`.
+    fn defences(&mut self) -> (u8, Vec<(Point, Point)>) {
+        let mut w = std::mem::take(&mut self.windows);
+        self.m.live_windows(self.a, &mut w);
+        let thn = cover_number(&w);
+        let pairs = if thn >= 3 {
+            Vec::new()
+        } else {
+            blocking_pairs(&w)
+        };
+        self.windows = w;
+        (thn, pairs)
+    }
+
+    /// D-node at `ply`, the attack just made; `budget` plies are left for the next A-node.
+    fn d_node(&mut self, ply: usize, budget: u32) -> Status {
+        let (thn, mut pairs) = self.defences();
+        if thn >= 3 {
+            return Status::Win;
+        }
+        debug_assert_eq!(thn, 2, "attacks leave thn(A) >= 2");
+        self.order(self.d, &mut pairs, ply, None);
+        let mut status = Status::Win;
+        for &(x, y) in &pairs {
+            self.make_pair(x, y, self.d);
+            self.count_node();
+            let s = self.a_node(ply + 2, budget);
+            self.unmake_pair();
+            match s {
+                Status::Win => {}
+                Status::Exhausted => {
+                    self.reward(self.d, x, y, ply, budget + 4);
+                    return Status::Exhausted;
+                }
+                Status::Cut => {
+                    if status == Status::Win {
+                        self.reward(self.d, x, y, ply, budget + 4);
+                    }
+                    status = Status::Cut;
+                }
+                Status::Abort => return Status::Abort,
+            }
+        }
+        status
+    }
+
+    /// The smallest budget ≤ `budget` at which the current A-node is won.
+    fn min_win(&mut self, ply: usize, budget: u32) -> Option<u32> {
+        (0..=budget)
+            .step_by(4)
+            .find(|&b| self.a_node(ply, b) == Status::Win)
+    }
+
+    /// The stones completing six from the first live window of A.
+    fn six(&mut self) -> Vec<Point> {
+        let mut w = Vec::new();
+        self.m.live_windows(self.a, &mut w);
+        w.first().map(|t| t.points().collect()).unwrap_or_default()
+    }
+
+    /// The first attack (in search order) winning the current A-node with `budget`.
+    fn winning_attack(&mut self, ply: usize, budget: u32) -> Option<Attack> {
+        let mut attacks = Vec::new();
+        self.generate(false, false, &mut attacks);
+        let probe = self.tt.probe(self.m.zobrist(), budget);
+        if let Some(w) = attacks.iter().find(|x| x.thn >= 3) {
+            return Some(*w);
+        }
+        let mut pairs: Vec<(Point, Point)> = attacks.iter().map(|x| (x.p, x.q)).collect();
+        self.order(self.a, &mut pairs, ply, probe.best);
+        for (p, q) in pairs {
+            self.make_pair(p, q, self.a);
+            let won = self.d_node(ply + 2, budget - 4) == Status::Win;
+            self.unmake_pair();
+            if won {
+                return attacks.into_iter().find(|x| (x.p, x.q) == (p, q));
+            }
+        }
+        None
+    }
+
+    /// The principal line of a win within `budget` from the current A-node.
+    fn line(&mut self, budget: u32) -> Vec<Vec<Point>> {
+        let mut line = Vec::new();
+        let mut made = 0;
+        let mut budget = budget;
+        let mut ply = 0;
+        loop {
+            if self.m.thn(self.a) > 0 {
+                line.push(self.six());
+                break;
+            }
+            let Some(b) = self.min_win(ply, budget) else {
+                break;
+            };
+            let Some(att) = self.winning_attack(ply, b) else {
+                break;
+            };
+            line.push(vec![att.p, att.q]);
+            self.make_pair(att.p, att.q, self.a);
+            made += 1;
+            let (_, pairs) = self.defences();
+            // The defence that holds out longest.
+            let mut best: Option<((Point, Point), u32)> = None;
+            for (x, y) in pairs {
+                self.make_pair(x, y, self.d);
+                let depth = self.min_win(ply + 4, b - 4).unwrap_or(u32::MAX);
+                self.unmake_pair();
+                if best.is_none_or(|(_, d)| depth > d) {
+                    best = Some(((x, y), depth));
+                }
+            }
+            let Some(((x, y), depth)) = best else {
+                break;
+            };
+            line.push(vec![x, y]);
+            self.make_pair(x, y, self.d);
+            made += 1;
+            budget = depth;
+            ply += 4;
+        }
+        for _ in 0..made {
+            self.unmake_pair();
+        }
+        line
+    }
+
+    /// The proof tree of a win within `budget` from the current A-node.
+    fn prove(&mut self, budget: u32) -> ProofNode {
+        self.prove_at(0, budget)
+    }
+
+    fn prove_at(&mut self, ply: usize, budget: u32) -> ProofNode {
+        if self.m.thn(self.a) > 0 {
+            return ProofNode::Six { six: self.six() };
+        }
+        let b = self.min_win(ply, budget).expect("proving a won node");
+        let att = self
+            .winning_attack(ply, b)
+            .expect("a won node has a winning attack");
+        self.make_pair(att.p, att.q, self.a);
+        let (_, pairs) = self.defences();
+        let mut defenses = Vec::with_capacity(pairs.len());
+        for (x, y) in pairs {
+            self.make_pair(x, y, self.d);
+            let next = self.prove_at(ply + 4, b - 4);
+            self.unmake_pair();
+            defenses.push(Defense {
+                stones: [x, y],
+                next,
+            });
+        }
+        self.unmake_pair();
+        ProofNode::Attack {
+            attack: [att.p, att.q],
+            defenses,
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! The double-threat search: agreement with the brute-force reference on real positions, model
+//! independence, table and ordering independence, and a proof check of every win.
+
+mod common;
+
+use common::{check_proof, reference_solve, Plain};
+use cpbim::games::{bundled_games_path, load_games};
+use cpbim::search::{solve, Config, Ordering, Outcome, Solution};
+use cpbim::{Cpbim, Cpbm, Iu, Model, Point, Position, Raw};
+
+/// Positions rewound `back` whole moves (1..=5) from the ends of the bundled games, in order.
+fn rewound(games: usize) -> Vec<(String, Position)> {
+    let all = load_games(&bundled_games_path()).expect("bundled games");
+    let mut out = Vec::new();
+    for g in all.iter().take(games) {
+        for back in 1..=5usize {
+            let keep = g.moves.len().saturating_sub(2 * back);
+            let keep = if keep % 2 == 0 {
+                keep.saturating_sub(1)
+            } else {
+                keep
+            };
+            if let Ok(p) = Position::from_stones(&g.moves[..keep]) {
+                out.push((format!("game {} back {back}", g.id), p));
+            }
+        }
+    }
+    out
+}
+
+fn plain(pos: &Position) -> Plain {
+    let stones: Vec<String> = pos.stones().iter().map(Point::to_string).collect();
+    let refs: Vec<&str> = stones.iter().map(String::as_str).collect();
+    Plain::from_stones(&refs)
+}
+
+/// Solve with proof and check it with the brute-force checker.
+fn solve_checked<M: Model>(pos: &Position, config: &Config) -> Solution {
+    let cfg = Config {
+        proof: true,
+        ..config.clone()
+    };
+    let s = solve::<M>(pos, &cfg);
+    if s.outcome == Outcome::Win {
+        let proof = serde_json::to_value(s.proof.as_ref().expect("a proof")).unwrap();
+        let b = plain(pos);
+        let depth = check_proof(&b, b.to_move(), &proof)
+            .unwrap_or_else(|e| panic!("bad proof for {:?}: {e}\n{proof}", pos));
+        assert_eq!(depth, s.depth, "proof depth of {pos:?}");
+        assert!(!s.line.is_empty());
+    }
+    s
+}
+
+#[test]
+fn reference_search_agrees_on_real_positions() {
+    use rayon::prelude::*;
+    // Every rewind of the first 60 games, then the attacker-to-move rewinds (3 and 5 moves
+    // back) of the next 240: most of the latter need real search.
+    let positions: Vec<(String, Position)> = rewound(300)
+        .into_iter()
+        .enumerate()
+        .filter(|(i, (name, _))| *i < 300 || name.ends_with("back 3") || name.ends_with("back 5"))
+        .map(|(_, p)| p)
+        .collect();
+    let limit = 16;
+    let cfg = Config {
+        depth: limit,
+        ..Config::default()
+    };
+    let results: Vec<Option<(&str, u32)>> = positions
+        .par_iter()
+        .map(|(_, pos)| reference_solve(&plain(pos), limit, 1_000_000))
+        .collect();
+    let mut by_result = std::collections::BTreeMap::new();
+    let mut skipped = 0;
+    for ((name, pos), reference) in positions.iter().zip(results) {
+        let Some((result, depth)) = reference else {
+            skipped += 1;
+            continue;
+        };
+        let s = solve_checked::<Cpbim>(pos, &cfg);
+        assert_eq!(
+            (s.outcome.name(), s.depth),
+            (result, depth),
+            "{name}: {}",
+            pos.to_stone_list()
+        );
+        *by_result.entry((result, depth)).or_insert(0) += 1;
+    }
+    let compared: usize = by_result.values().sum();
+    let deep: usize = by_result
+        .iter()
+        .filter(|((_, d), _)| *d >= 4)
+        .map(|(_, n)| n)
+        .sum();
+    eprintln!(
+        "compared {compared} positions ({skipped} beyond the reference's budget): {by_result:?}"
+    );
+    assert!(compared >= 200, "only {compared} positions compared");
+    assert!(
+        deep >= 150,
+        "only {deep} positions with an answer at depth 4 or more"
+    );
+    assert!(
+        by_result.keys().any(|&(r, d)| r == "win" && d >= 12),
+        "{by_result:?}"
+    );
+    assert!(
+        by_result.keys().any(|&(r, d)| r == "none" && d >= 8),
+        "{by_result:?}"
+    );
+}
+
+#[test]
+fn four_models_identical_results_and_node_counts() {
+    let cfg = Config {
+        depth: 12,
+        ..Config::default()
+    };
+    let positions = rewound(12);
+    let mut total = 0;
+    for (name, pos) in &positions {
+        let a = solve::<Cpbim>(pos, &cfg);
+        let b = solve::<Cpbm>(pos, &cfg);
+        let c = solve::<Iu>(pos, &cfg);
+        let d = solve::<Raw>(pos, &cfg);
+        for (m, x) in [("cpbm", &b), ("iu", &c), ("raw", &d)] {
+            assert_eq!(
+                (x.outcome, x.depth, x.nodes, &x.line),
+                (a.outcome, a.depth, a.nodes, &a.line),
+                "{name}: {m} differs from cpbim"
+            );
+        }
+        total += a.nodes;
+    }
+    assert!(
+        total > 10_000,
+        "the set should make the models work: {total} nodes"
+    );
+}
+
+#[test]
+fn result_does_not_depend_on_table_or_ordering() {
+    let positions = rewound(40);
+    let base = Config {
+        depth: 16,
+        ..Config::default()
+    };
+    let variants = [
+        Config {
+            tt_entries: 0,
+            ..base.clone()
+        },
+        Config {
+            ordering: Ordering::PLAIN,
+            ..base.clone()
+        },
+        Config {
+            tt_entries: 1 << 8,
+            ordering: Ordering {
+                history: false,
+                ..Ordering::ALL
+            },
+            ..base.clone()
+        },
+    ];
+    for (name, pos) in &positions {
+        let s = solve::<Cpbim>(pos, &base);
+        for v in &variants {
+            let t = solve::<Cpbim>(pos, v);
+            assert_eq!((t.outcome, t.depth), (s.outcome, s.depth), "{name}");
+        }
+    }
+}
