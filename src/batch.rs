@@ -1,5 +1,6 @@
 //! Solving many positions on all cores with results in input order.
 
+use crate::board::Position;
 use crate::notation::parse_position;
 use crate::search::{Config, Solution, Solver};
 use crate::Model;
@@ -10,35 +11,72 @@ use std::sync::Mutex;
 /// The answer for one input line.
 pub type LineResult = Result<Solution, String>;
 
-/// Solve every line of `lines` (each a stone list or SGF) with model `M`, on rayon's threads,
-/// returning the answers in input order. Each thread keeps one [`Solver`] (one transposition
-/// table); every solve starts from an effectively empty table, so answers and node counts do
-/// not depend on scheduling. `progress` is called after each line with the number done.
-/// Once `stop` is set, searches in flight end as `unknown` and lines not started are
-/// answered `unknown` without search.
+/// One [`Solver`] (one transposition table) per rayon thread, created on first use.
+struct Solvers<M: Model> {
+    slots: Vec<Mutex<Option<Solver<M>>>>,
+    config: Config,
+}
+
+impl<M: Model> Solvers<M> {
+    fn new(config: &Config) -> Self {
+        let n = rayon::current_num_threads() + 1;
+        Solvers {
+            slots: (0..n).map(|_| Mutex::new(None)).collect(),
+            config: config.clone(),
+        }
+    }
+
+    fn solve(&self, pos: &Position, stop: &AtomicBool) -> Solution {
+        if stop.load(Ordering::Relaxed) {
+            return Solution::unknown();
+        }
+        let last = self.slots.len() - 1;
+        let slot = rayon::current_thread_index().map_or(last, |i| i.min(last));
+        let mut guard = self.slots[slot].lock().expect("solver lock");
+        let solver = guard.get_or_insert_with(|| Solver::new(self.config.clone()));
+        solver.solve(pos, stop)
+    }
+}
+
+/// Solve `positions` with model `M` on rayon's threads; answers in input order. Every solve
+/// starts from an effectively empty table, so answers and node counts do not depend on
+/// scheduling. `progress` is called after each position with the number done. Once `stop` is
+/// set, searches in flight end as `unknown` and positions not started are answered `unknown`
+/// without search.
+pub fn solve_positions<M: Model>(
+    positions: &[Position],
+    config: &Config,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<Solution> {
+    let solvers = Solvers::<M>::new(config);
+    let done = AtomicUsize::new(0);
+    positions
+        .par_iter()
+        .map(|pos| {
+            let s = solvers.solve(pos, stop);
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+            s
+        })
+        .collect()
+}
+
+/// [`solve_positions`] for text lines (stone lists or SGF): a line that is not a position is
+/// answered with its error message.
 pub fn solve_lines<M: Model>(
     lines: &[String],
     config: &Config,
     stop: &AtomicBool,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<LineResult> {
-    let threads = rayon::current_num_threads();
-    let solvers: Vec<Mutex<Option<Solver<M>>>> =
-        (0..threads + 1).map(|_| Mutex::new(None)).collect();
+    let solvers = Solvers::<M>::new(config);
     let done = AtomicUsize::new(0);
     lines
         .par_iter()
         .map(|line| {
-            let result = match parse_position(line) {
-                Err(e) => Err(e.to_string()),
-                Ok(_) if stop.load(Ordering::Relaxed) => Ok(Solution::unknown()),
-                Ok(pos) => {
-                    let slot = rayon::current_thread_index().unwrap_or(threads);
-                    let mut guard = solvers[slot.min(threads)].lock().expect("solver lock");
-                    let solver = guard.get_or_insert_with(|| Solver::new(config.clone()));
-                    Ok(solver.solve(&pos, stop))
-                }
-            };
+            let result = parse_position(line)
+                .map(|pos| solvers.solve(&pos, stop))
+                .map_err(|e| e.to_string());
             progress(done.fetch_add(1, Ordering::Relaxed) + 1);
             result
         })

@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 pub mod batch;
+pub mod bench;
 pub mod board;
 pub mod games;
 pub mod geom;
@@ -19,6 +20,7 @@ pub mod model;
 pub mod notation;
 pub mod report;
 pub mod search;
+pub mod testsets;
 pub mod zobrist;
 
 pub use board::{Board, Position, PositionError};

@@ -31,6 +31,10 @@ struct Cli {
 enum Command {
     /// Decide whether the side to move has a double-threat win (SPEC §4, §5).
     Solve(SolveArgs),
+    /// Build the test sets W12…W28 and N4…N28 from game records (SPEC §6).
+    Testsets(TestsetArgs),
+    /// The speed benchmark: Table 5 and Figures 9-10 over the test sets, every model (SPEC §6).
+    Bench(BenchArgs),
     /// The knowledge base: Table 1 and 2 statistics, export and verification of the tables.
     Kb {
         #[command(subcommand)]
@@ -95,6 +99,53 @@ struct SolveArgs {
     position: Option<String>,
 }
 
+#[derive(Args)]
+struct BenchArgs {
+    /// Print JSON (SPEC §6) instead of tables.
+    #[arg(long)]
+    json: bool,
+    /// A fixed small sample: the first (cheapest) 4 positions of each subset.
+    #[arg(long)]
+    quick: bool,
+    /// Write figure9.svg, figure10.svg and bench.csv into DIR.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Read the test sets from DIR (W12.txt … N28.txt) instead of the built-in ones.
+    #[arg(long)]
+    sets: Option<PathBuf>,
+    /// Models to run, comma-separated (the rate column needs raw).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [ModelName::Raw, ModelName::Iu, ModelName::Cpbm, ModelName::Cpbim])]
+    models: Vec<ModelName>,
+    /// Threads (positions run in parallel; each position's time is its own search's).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Search with plain move ordering (candidates in point order), to measure the heuristics.
+    #[arg(long)]
+    plain_ordering: bool,
+}
+
+#[derive(Args)]
+struct TestsetArgs {
+    /// Game records (CSV: game_id,"moves",winner,…); default: the bundled data/connect6_games.csv.
+    #[arg(long)]
+    games: Option<PathBuf>,
+    /// Seed of the game order.
+    #[arg(long, default_value_t = 2026)]
+    seed: u64,
+    /// Positions per subset.
+    #[arg(long, default_value_t = 80)]
+    per_set: usize,
+    /// Node budget per position; positions needing more are left out.
+    #[arg(long, default_value_t = 500_000)]
+    max_nodes: u64,
+    /// Rewind each game at most this many whole moves.
+    #[arg(long, default_value_t = 30)]
+    max_back: usize,
+    /// Directory to write W12.txt … N28.txt and README.md into.
+    #[arg(long, default_value = "testsets")]
+    out: PathBuf,
+}
+
 #[derive(Subcommand)]
 enum KbCommand {
     /// Print Table 1 (shapes per connection type) and Table 2 (table sizes).
@@ -147,6 +198,8 @@ fn run(cli: Cli) -> Result<()> {
             ModelName::Cpbm => solve::<Cpbm>(&args),
             ModelName::Cpbim => solve::<Cpbim>(&args),
         },
+        Command::Testsets(args) => testsets(&args),
+        Command::Bench(args) => bench(&args),
         Command::Kb { command } => match command {
             KbCommand::Stats { json } => kb_stats(json),
             KbCommand::Export { dir } => {
@@ -313,33 +366,37 @@ fn solve<M: Model>(args: &SolveArgs) -> Result<()> {
         .expect("valid template"),
     );
     let start = std::time::Instant::now();
-    let results =
-        pool.install(|| cpbim::batch::solve_lines::<M>(&lines, &config, &STOP, &|_| bar.inc(1)));
-    bar.finish_and_clear();
-    let (mut wins, mut errors) = (0, 0);
-    for r in &results {
-        match r {
-            Ok(s) => {
-                wins += (s.outcome == cpbim::search::Outcome::Win) as usize;
-                if args.json {
-                    writeln!(out, "{}", cpbim::report::solution_json(s))?;
-                } else {
-                    writeln!(out, "{}", cpbim::report::solution_text(s))?;
+    let (mut wins, mut errors, mut count) = (0, 0, 0);
+    // Solve in chunks and print each as it completes, in input order.
+    for chunk in lines.chunks(256) {
+        let results =
+            pool.install(|| cpbim::batch::solve_lines::<M>(chunk, &config, &STOP, &|_| bar.inc(1)));
+        for r in &results {
+            count += 1;
+            match r {
+                Ok(s) => {
+                    wins += (s.outcome == cpbim::search::Outcome::Win) as usize;
+                    if args.json {
+                        writeln!(out, "{}", cpbim::report::solution_json(s))?;
+                    } else {
+                        writeln!(out, "{}", cpbim::report::solution_text(s))?;
+                    }
                 }
-            }
-            Err(e) => {
-                errors += 1;
-                if args.json {
-                    writeln!(out, "{}", cpbim::report::error_json(e))?;
-                } else {
-                    writeln!(out, "error: {e}")?;
+                Err(e) => {
+                    errors += 1;
+                    if args.json {
+                        writeln!(out, "{}", cpbim::report::error_json(e))?;
+                    } else {
+                        writeln!(out, "error: {e}")?;
+                    }
                 }
             }
         }
+        out.flush()?;
     }
+    bar.finish_and_clear();
     eprintln!(
-        "{} positions ({wins} win, {errors} errors) in {:.2} s with {} threads{}",
-        results.len(),
+        "{count} positions ({wins} win, {errors} errors) in {:.2} s with {} threads{}",
         start.elapsed().as_secs_f64(),
         pool.current_num_threads(),
         if STOP.load(Ordering::Relaxed) {
@@ -348,5 +405,190 @@ fn solve<M: Model>(args: &SolveArgs) -> Result<()> {
             ""
         }
     );
+    Ok(())
+}
+
+fn testsets(args: &TestsetArgs) -> Result<()> {
+    use cpbim::testsets::{generate, subset_file, GenConfig, SUBSETS};
+    let path = args
+        .games
+        .clone()
+        .unwrap_or_else(cpbim::games::bundled_games_path);
+    let games = cpbim::games::load_games(&path)?;
+    let cfg = GenConfig {
+        seed: args.seed,
+        per_set: args.per_set,
+        max_nodes: args.max_nodes,
+        max_back: args.max_back,
+        ..GenConfig::default()
+    };
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.enable_steady_tick(Duration::from_millis(200));
+    let start = std::time::Instant::now();
+    let generated = generate::<Cpbim>(&games, &cfg, &STOP, &|g| {
+        let fill: Vec<String> = SUBSETS
+            .iter()
+            .zip(&g.sets)
+            .map(|(s, v)| format!("{} {}", s.name, v.len()))
+            .collect();
+        bar.set_message(format!(
+            "{} positions, {} over budget, {} games | {}",
+            g.examined,
+            g.over_budget,
+            g.games_used,
+            fill.join(" ")
+        ));
+    });
+    bar.finish_and_clear();
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("creating {}", args.out.display()))?;
+    let command = format!(
+        "cpbim testsets --seed {} --per-set {} --max-nodes {} --max-back {}",
+        args.seed, args.per_set, args.max_nodes, args.max_back
+    );
+    for (subset, entries) in SUBSETS.iter().zip(&generated.sets) {
+        let file = args.out.join(format!("{}.txt", subset.name));
+        std::fs::write(
+            &file,
+            subset_file(subset, entries, &format!("Made by `{command}`.")),
+        )
+        .with_context(|| format!("writing {}", file.display()))?;
+    }
+    let mut table =
+        String::from("| subset | positions | total nodes | median nodes |\n|---|---|---|---|\n");
+    for (subset, entries) in SUBSETS.iter().zip(&generated.sets) {
+        let mut nodes: Vec<u64> = entries.iter().map(|e| e.nodes).collect();
+        nodes.sort_unstable();
+        let median = nodes.get(nodes.len() / 2).copied().unwrap_or(0);
+        table.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            subset.name,
+            entries.len(),
+            nodes.iter().sum::<u64>(),
+            median
+        ));
+    }
+    let readme = format!(
+        "# Test sets\n\nMade by `{command}` from `{}` ({} games).\n\n\
+Games are taken in an order shuffled from the seed; each is rewound 1, 2, …, {} whole moves from its end; \
+positions already seen are skipped; each position is solved by `cpbim` (CPBIM model) with a depth limit of 28 \
+and a budget of {} nodes, and goes into its subset until the subset holds {}. Positions whose search \
+needed more nodes are left out: the sets hold positions the solver settles within the budget.\n\n\
+- `W<d>.txt`: the side to move has a double-threat win whose smallest depth is exactly d plies.\n\
+- `N<d>.txt`: no double-threat win; the exhausted search tree proves it at depth d.\n\n\
+One stone list per line (play order), a comment naming the game (`game_id` of the CSV) and how many \
+moves it was rewound. {} positions were solved ({} over budget) from {} games.\n\n{table}",
+        path.display(),
+        games.len(),
+        args.max_back,
+        args.max_nodes,
+        args.per_set,
+        generated.examined,
+        generated.over_budget,
+        generated.games_used,
+    );
+    std::fs::write(args.out.join("README.md"), readme)?;
+    eprintln!(
+        "wrote {} in {:.0} s: {} positions solved",
+        args.out.display(),
+        start.elapsed().as_secs_f64(),
+        generated.examined
+    );
+    for (subset, entries) in SUBSETS.iter().zip(&generated.sets) {
+        if entries.len() < args.per_set {
+            eprintln!(
+                "{}: only {} positions found (asked for {})",
+                subset.name,
+                entries.len(),
+                args.per_set
+            );
+        }
+    }
+    Ok(())
+}
+
+fn bench(args: &BenchArgs) -> Result<()> {
+    use cpbim::bench::{bench_config, builtin_sets, load_sets, run_model, sample, Report};
+    let cfg = Config {
+        ordering: if args.plain_ordering {
+            SearchOrdering::PLAIN
+        } else {
+            SearchOrdering::ALL
+        },
+        ..bench_config()
+    };
+    let mut sets = match &args.sets {
+        Some(dir) => load_sets(dir)?,
+        None => builtin_sets(),
+    };
+    if args.quick {
+        sets = sample(&sets, 4);
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("starting threads")?;
+    let positions: usize = sets.iter().map(|s| s.positions.len()).sum();
+    let mut models = args.models.clone();
+    models.sort_by_key(|m| *m as u8);
+    models.dedup();
+    let bar = indicatif::ProgressBar::new((positions * models.len()) as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {msg} {pos}/{len} [{elapsed_precise}, ~{eta} left] {wide_bar}",
+        )
+        .expect("valid template"),
+    );
+    let start = std::time::Instant::now();
+    let mut runs = Vec::new();
+    for m in models {
+        let tick = || bar.inc(1);
+        let run = pool.install(|| match m {
+            ModelName::Raw => {
+                bar.set_message("raw");
+                run_model::<Raw>(&sets, &cfg, &STOP, &tick)
+            }
+            ModelName::Iu => {
+                bar.set_message("iu");
+                run_model::<Iu>(&sets, &cfg, &STOP, &tick)
+            }
+            ModelName::Cpbm => {
+                bar.set_message("cpbm");
+                run_model::<Cpbm>(&sets, &cfg, &STOP, &tick)
+            }
+            ModelName::Cpbim => {
+                bar.set_message("cpbim");
+                run_model::<Cpbim>(&sets, &cfg, &STOP, &tick)
+            }
+        });
+        runs.push(run);
+        if STOP.load(Ordering::Relaxed) {
+            anyhow::bail!("stopped by Ctrl-C before every model ran");
+        }
+    }
+    bar.finish_and_clear();
+    let report = Report { sets, models: runs };
+    report
+        .check()
+        .map_err(|e| anyhow::anyhow!("the models disagree, the benchmark is void: {e}"))?;
+    if args.json {
+        println!("{}", report.json());
+    } else {
+        println!(
+            "{} positions, {} models, {} threads, {:.0} s wall",
+            positions,
+            report.models.len(),
+            pool.current_num_threads(),
+            start.elapsed().as_secs_f64()
+        );
+        println!("{}", report.table5());
+        println!("Per subset (Figures 9-10 data): total search time in seconds");
+        print!("{}", report.subsets_table());
+        println!("All models visited identical node counts on every position.");
+    }
+    if let Some(dir) = &args.out {
+        report.write_figures(dir)?;
+        eprintln!("wrote {}", dir.display());
+    }
     Ok(())
 }

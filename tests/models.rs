@@ -109,6 +109,12 @@ impl Four {
             assert_eq!(candidate_set(&self.cpbim, c), r);
             for &p in points {
                 for d in Dir::ALL {
+                    if board.is_empty(p) {
+                        let k = self.raw.threats_if_played(p, c, d);
+                        assert_eq!(self.iu.threats_if_played(p, c, d), k, "{p} {c} {d:?}");
+                        assert_eq!(self.cpbm.threats_if_played(p, c, d), k, "{p} {c} {d:?}");
+                        assert_eq!(self.cpbim.threats_if_played(p, c, d), k, "{p} {c} {d:?}");
+                    }
                     let t = self.raw.point_type(p, c, d);
                     assert_eq!(self.iu.point_type(p, c, d), t, "{p} {c} {d:?}");
                     assert_eq!(self.cpbm.point_type(p, c, d), t, "{p} {c} {d:?}");

@@ -13,6 +13,7 @@ use crate::geom::{Color, Dir, Point, PointSet, GAMMA, GEOMETRY, K, LINES, POINTS
 use crate::kb::{self, ConnType};
 use crate::zobrist;
 use cpbim_kb::{bits, classify_direct, point_type as upgrade_type, shape_index, window_stats};
+use std::cell::{Cell, RefCell};
 use std::marker::PhantomData;
 
 /// One potential connection of a line (Definition 29/30) and what is derived from it.
@@ -435,6 +436,19 @@ impl ConnState {
             .any(|(_, cn)| cn.ty == ConnType::WIN as u8)
     }
 
+    fn threats_if_played<S: TypeSource>(&self, p: Point, c: Color, dir: Dir) -> u8 {
+        let Some(slot) = GEOMETRY.slot(p, dir) else {
+            return 0;
+        };
+        let i = slot.offset as u32;
+        for cn in &self.lines[slot.line as usize].conns[c.index()] {
+            if cn.contains(i) {
+                return S::classify(cn.len as u32, cn.f | 1 << (i - cn.from as u32)).1;
+            }
+        }
+        0
+    }
+
     fn point_type<S: TypeSource>(&self, board: &Board, p: Point, c: Color, dir: Dir) -> ConnType {
         if !board.is_empty(p) {
             return ConnType::O;
@@ -627,6 +641,11 @@ impl<S: TypeSource> Model for Incremental<S> {
         self.state.candidates(c, min_stones)
     }
 
+    fn threats_if_played(&self, p: Point, c: Color, dir: Dir) -> u8 {
+        debug_assert!(self.board.is_empty(p));
+        self.state.threats_if_played::<S>(p, c, dir)
+    }
+
     fn point_type(&self, p: Point, c: Color, dir: Dir) -> ConnType {
         self.state.point_type::<S>(&self.board, p, c, dir)
     }
@@ -681,12 +700,14 @@ fn check_effect_bounds(frame: &Frame, state: &ConnState) {
     assert!(e.points <= most, "a stone touched {} points", e.points);
 }
 
-/// The connection-based position without incremental updating: after every make and unmake the
-/// whole position (all 92 lines, both colours) is rebuilt from the board. No delta stack.
-#[derive(Clone)]
+/// The connection-based position without incremental updating: make and unmake change only the
+/// board; the whole connection-based position (all 92 lines, both colours) is rebuilt from the
+/// board before the first query after a change. No delta stack.
 pub struct Rebuilt<S: TypeSource> {
     board: Board,
-    state: ConnState,
+    state: RefCell<ConnState>,
+    /// The board changed since `state` was built.
+    stale: Cell<bool>,
     zobrist: u64,
     history: Vec<Point>,
     _source: PhantomData<S>,
@@ -696,13 +717,24 @@ pub struct Rebuilt<S: TypeSource> {
 /// without the delta stack.
 pub type Cpbm = Rebuilt<KnowledgeBase>;
 
+impl<S: TypeSource> Rebuilt<S> {
+    fn state(&self) -> std::cell::Ref<'_, ConnState> {
+        if self.stale.get() {
+            *self.state.borrow_mut() = ConnState::build::<S>(&self.board);
+            self.stale.set(false);
+        }
+        self.state.borrow()
+    }
+}
+
 impl<S: TypeSource> Model for Rebuilt<S> {
     const NAME: &'static str = S::REBUILT;
 
     fn from_board(board: &Board) -> Self {
         Rebuilt {
             board: board.clone(),
-            state: ConnState::build::<S>(board),
+            state: RefCell::new(ConnState::build::<S>(board)),
+            stale: Cell::new(false),
             zobrist: zobrist::board_key(board),
             history: Vec::with_capacity(POINTS),
             _source: PhantomData,
@@ -718,7 +750,7 @@ impl<S: TypeSource> Model for Rebuilt<S> {
         self.board.set(p, Some(c));
         self.zobrist ^= zobrist::key(c, p);
         self.history.push(p);
-        self.state = ConnState::build::<S>(&self.board);
+        self.stale.set(true);
     }
 
     fn unmake(&mut self) {
@@ -726,7 +758,7 @@ impl<S: TypeSource> Model for Rebuilt<S> {
         let c = self.board.get(p).expect("a stone to take back");
         self.board.set(p, None);
         self.zobrist ^= zobrist::key(c, p);
-        self.state = ConnState::build::<S>(&self.board);
+        self.stale.set(true);
     }
 
     fn zobrist(&self) -> u64 {
@@ -734,27 +766,32 @@ impl<S: TypeSource> Model for Rebuilt<S> {
     }
 
     fn has_six(&self, c: Color) -> bool {
-        self.state.has_six(c)
+        self.state().has_six(c)
     }
 
     fn live_windows(&self, c: Color, out: &mut Vec<Threat>) {
-        self.state.live_windows(c, out)
+        self.state().live_windows(c, out)
     }
 
     fn thn(&self, c: Color) -> u8 {
-        self.state.thn(c)
+        self.state().thn(c)
     }
 
     fn blockers(&self, c: Color) -> PointSet {
-        self.state.blockers(c)
+        self.state().blockers(c)
     }
 
     fn candidates(&self, c: Color, min_stones: u32) -> PointSet {
-        self.state.candidates(c, min_stones)
+        self.state().candidates(c, min_stones)
+    }
+
+    fn threats_if_played(&self, p: Point, c: Color, dir: Dir) -> u8 {
+        debug_assert!(self.board.is_empty(p));
+        self.state().threats_if_played::<S>(p, c, dir)
     }
 
     fn point_type(&self, p: Point, c: Color, dir: Dir) -> ConnType {
-        self.state.point_type::<S>(&self.board, p, c, dir)
+        self.state().point_type::<S>(&self.board, p, c, dir)
     }
 }
 

@@ -4,7 +4,7 @@
 //! |---|---|---|---|
 //! | [`Raw`] | the intersection array only | the classifier, at query time, on line scans | nothing to update |
 //! | [`Iu`] | connections per line (Definition 30) | the classifier, when a connection changes | the ≤ 4 lines through the stone; old values saved on the delta stack |
-//! | [`Cpbm`] | connections per line (Definition 30) | the knowledge base | the whole position rebuilt from the board (no delta stack) |
+//! | [`Cpbm`] | connections per line (Definition 30) | the knowledge base | nothing but the board; the whole position (92 lines) is rebuilt from it before the next query (no delta stack) |
 //! | [`Cpbim`] | connections per line (Definition 30) | the knowledge base | the ≤ 4 lines through the stone; old values saved on `Deta[ply]`, copied back by unmake |
 //!
 //! The double-threat search is generic over [`Model`] and asks only what this trait answers;
@@ -174,6 +174,10 @@ pub trait Model: Sized {
     /// the opponent (`min_stones` in `2..=4`). With 2 this is the attacker's part of the
     /// candidate set R of SPEC §4.
     fn candidates(&self, c: Color, min_stones: u32) -> PointSet;
+
+    /// `thn` (capped at 3; 3 for a six) of the connection of `c` through the empty point `p` in
+    /// direction `dir` once `c` plays at `p`; 0 if no connection of `c` passes through `p`.
+    fn threats_if_played(&self, p: Point, c: Color, dir: Dir) -> u8;
 
     /// Type of the empty point `p` in the connection of `c` through it in direction `dir`
     /// (Definition 26); `O` if `p` holds a stone or no connection of `c` passes through it.

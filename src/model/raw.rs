@@ -6,7 +6,7 @@ use crate::board::Board;
 use crate::geom::{Color, Dir, Point, PointSet, GEOMETRY, K, POINTS};
 use crate::kb::ConnType;
 use crate::zobrist;
-use cpbim_kb::{classify_direct, point_type as upgrade_type};
+use cpbim_kb::{classify_direct, point_type as upgrade_type, window_stats};
 
 /// The board as an intersection array; no knowledge base, no incremental state.
 #[derive(Clone)]
@@ -45,6 +45,34 @@ impl Raw {
                 }
             }
         }
+    }
+}
+
+impl Raw {
+    /// The connection of `c` through `p` in direction `dir`, found by scanning the line:
+    /// `(|c|, f(c), offset of p in c)`.
+    fn connection_through(&self, p: Point, c: Color, dir: Dir) -> Option<(u32, u32, u32)> {
+        let slot = GEOMETRY.slot(p, dir)?;
+        let line = &GEOMETRY.lines[slot.line as usize];
+        let pts = &line.points[..line.len as usize];
+        let free = |i: usize| self.board.get(pts[i]) != Some(c.opponent());
+        let i = slot.offset as usize;
+        let mut a = i;
+        while a > 0 && free(a - 1) {
+            a -= 1;
+        }
+        let mut b = i;
+        while b + 1 < pts.len() && free(b + 1) {
+            b += 1;
+        }
+        let len = b - a + 1;
+        if len < K {
+            return None;
+        }
+        let f = (a..=b)
+            .filter(|&j| self.board.get(pts[j]) == Some(c))
+            .fold(0u32, |f, j| f | 1 << (j - a));
+        Some((len as u32, f, (i - a) as u32))
     }
 }
 
@@ -111,36 +139,31 @@ impl Model for Raw {
         set
     }
 
+    fn threats_if_played(&self, p: Point, c: Color, dir: Dir) -> u8 {
+        match self.connection_through(p, c, dir) {
+            None => 0,
+            Some((len, f, i)) => {
+                let s = window_stats(len, f | 1 << i);
+                if s.six {
+                    3
+                } else {
+                    s.threats as u8
+                }
+            }
+        }
+    }
+
     fn point_type(&self, p: Point, c: Color, dir: Dir) -> ConnType {
         if !self.board.is_empty(p) {
             return ConnType::O;
         }
-        let Some(slot) = GEOMETRY.slot(p, dir) else {
+        let Some((len, f, i)) = self.connection_through(p, c, dir) else {
             return ConnType::O;
         };
-        let line = &GEOMETRY.lines[slot.line as usize];
-        let pts = &line.points[..line.len as usize];
-        let free = |i: usize| self.board.get(pts[i]) != Some(c.opponent());
-        let i = slot.offset as usize;
-        let mut a = i;
-        while a > 0 && free(a - 1) {
-            a -= 1;
-        }
-        let mut b = i;
-        while b + 1 < pts.len() && free(b + 1) {
-            b += 1;
-        }
-        let len = b - a + 1;
-        if len < K {
-            return ConnType::O;
-        }
-        let f = (a..=b)
-            .filter(|&j| self.board.get(pts[j]) == Some(c))
-            .fold(0u32, |f, j| f | 1 << (j - a));
-        let t = classify_direct(len as u32, f);
+        let t = classify_direct(len, f);
         if t == ConnType::WIN {
             return ConnType::O;
         }
-        upgrade_type(t, classify_direct(len as u32, f | 1 << (i - a)))
+        upgrade_type(t, classify_direct(len, f | 1 << i))
     }
 }

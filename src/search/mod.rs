@@ -19,33 +19,27 @@
 //!
 //! Exhausted means "no double-threat win at any depth". Iterative deepening by 4 plies reports
 //! the first budget at which the root is won (`win`, the smallest depth) or exhausted (`none`),
-//! or `nowin` when the depth limit is reached first. The transposition table stores only facts
-//! of this function ([`tt`]), and move ordering only changes the order in which the same sets
-//! are examined, so the result and depth never depend on the model, the ordering or the table.
+//! or `nowin` when the depth limit is reached first.
+//!
+//! The two questions are searched separately, each with its own early exits: "won within b?"
+//! (an attack that wins ends an A-node; a reply that holds ends a D-node) and "exhausted within
+//! b?" (an attack that is not exhausted ends an A-node; an exhausted reply ends a D-node).
+//! Deciding both in one pass would force every D-node to keep searching after its first
+//! refutation, which costs an order of magnitude more nodes on deep wins. The transposition
+//! table stores only facts of these functions ([`tt`]), and move ordering only changes the order
+//! in which the same sets are examined, so the result and depth never depend on the model, the
+//! ordering or the table.
 
 pub mod proof;
 pub mod tt;
 
 use crate::board::Position;
-use crate::geom::{Color, Point, PointSet, POINTS};
+use crate::geom::{Color, Dir, Point, PointSet, POINTS};
 use crate::model::{blocking_pairs, common_points, cover_number, Model, Threat};
 use proof::{Defense, ProofNode};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
-use tt::TranspositionTable;
-
-/// Status of a node searched with a budget (see the module documentation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Status {
-    /// A double-threat win within the budget.
-    Win,
-    /// No win within the budget; deeper search was cut.
-    Cut,
-    /// No double-threat win at any depth: the tree is exhausted.
-    Exhausted,
-    /// A node, time or stop limit ended the search.
-    Abort,
-}
+use tt::{Question, TranspositionTable};
 
 /// What `solve` decided about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -153,8 +147,8 @@ pub struct Solution {
     /// For `win`: attack, the defence that holds out longest, attack, …, ending with the stones
     /// that complete six (or the last attack, when no defence exists).
     pub line: Vec<Vec<Point>>,
-    /// Nodes: positions reached by placing a pair of stones (attack tried, defence) during the
-    /// search, plus the root.
+    /// Nodes: the root, every attacker pair examined as a candidate attack (its `thn` computed,
+    /// whether by playing it or in place), every attack searched and every defence played.
     pub nodes: u64,
     /// Wall time of the search (proof building excluded).
     pub time: Duration,
@@ -227,7 +221,7 @@ impl<M: Model> Solver<M> {
             history: [[0; POINTS], [0; POINTS]],
             windows: Vec::new(),
         };
-        let limit = self.config.depth / 4 * 4;
+        let limit = (self.config.depth / 4 * 4).min(tt::MAX_BUDGET);
         let mut outcome = Outcome::Nowin;
         let mut depth = limit;
         let mut completed = None;
@@ -237,23 +231,27 @@ impl<M: Model> Solver<M> {
             depth = 0;
         } else {
             for budget in (0..=limit).step_by(4) {
-                match s.a_node(0, budget) {
-                    Status::Win => {
-                        outcome = Outcome::Win;
-                        depth = budget;
-                        break;
-                    }
-                    Status::Exhausted => {
-                        outcome = Outcome::None;
-                        depth = budget;
-                        break;
-                    }
-                    Status::Cut => completed = Some(budget),
-                    Status::Abort => {
+                let answer = match s.win_a(0, budget) {
+                    Some(true) => Some(Outcome::Win),
+                    Some(false) => match s.ex_a(0, budget) {
+                        Some(true) => Some(Outcome::None),
+                        Some(false) => None,
+                        None => Some(Outcome::Unknown),
+                    },
+                    None => Some(Outcome::Unknown),
+                };
+                match answer {
+                    Some(Outcome::Unknown) => {
                         outcome = Outcome::Unknown;
                         depth = completed.unwrap_or(0);
                         break;
                     }
+                    Some(o) => {
+                        outcome = o;
+                        depth = budget;
+                        break;
+                    }
+                    None => completed = Some(budget),
                 }
             }
         }
@@ -367,11 +365,15 @@ impl<M: Model> Searcher<'_, M> {
         self.windows = dw;
         for (p, seconds) in firsts {
             self.m.make(p, a);
-            let allowed = if self.m.thn(a) > 0 {
-                seconds
-            } else {
-                // No live window yet: the second stone must complete one.
+            // If p alone leaves A no live window, every live window after the pair passes
+            // through q, and windows of different directions share no empty point (they meet
+            // only at q). So thn(A) after the pair is the sum over the four directions of the
+            // threats of q's connection once q is played: no need to play q.
+            let through_q_only = self.m.thn(a) == 0;
+            let allowed = if through_q_only {
                 seconds.intersection(&self.m.candidates(a, 3))
+            } else {
+                seconds
             };
             let mut done = false;
             for q in allowed.iter() {
@@ -383,10 +385,20 @@ impl<M: Model> Searcher<'_, M> {
                 if dup || !r.contains(q) {
                     continue;
                 }
-                self.m.make(q, a);
+                // Every pair examined is a node, played or evaluated in place.
                 self.count_node();
-                let t = self.m.thn(a);
-                self.m.unmake();
+                let t = if through_q_only {
+                    Dir::ALL
+                        .iter()
+                        .map(|&d| self.m.threats_if_played(q, a, d))
+                        .sum::<u8>()
+                        .min(3)
+                } else {
+                    self.m.make(q, a);
+                    let t = self.m.thn(a);
+                    self.m.unmake();
+                    t
+                };
                 if t >= 2 {
                     out.push(Attack {
                         p: p.min(q),
@@ -406,13 +418,15 @@ impl<M: Model> Searcher<'_, M> {
         }
     }
 
+    /// Ordering score of the pair `(p, q)` for `c`; `value[x]` is the static value of point
+    /// `x` (its composite classes), computed once per node.
     fn score(
         &self,
         c: Color,
-        p: Point,
-        q: Point,
+        (p, q): (Point, Point),
         ply: usize,
         tt_best: Option<(Point, Point)>,
+        value: &[u8; POINTS],
     ) -> u64 {
         let o = self.ordering;
         let mut s = 0u64;
@@ -432,10 +446,7 @@ impl<M: Model> Searcher<'_, M> {
             s += ((h[p.index()] as u64 + h[q.index()] as u64).min(1 << 40)) << 8;
         }
         if o.composite {
-            s += self.m.composite(p, c) as u64 + self.m.composite(q, c) as u64;
-            s += (self.m.composite(p, c.opponent()) as u64
-                + self.m.composite(q, c.opponent()) as u64)
-                / 2;
+            s += value[p.index()] as u64 + value[q.index()] as u64;
         }
         s
     }
@@ -467,9 +478,24 @@ impl<M: Model> Searcher<'_, M> {
         if self.ordering == Ordering::PLAIN {
             return;
         }
+        // Static value of each point once: its composite class for `c` counts double, for the
+        // opponent once (a stone that also spoils the opponent's shape is worth more).
+        let mut value = [0u8; POINTS];
+        if self.ordering.composite {
+            let mut done = PointSet::EMPTY;
+            for &(p, q) in pairs.iter() {
+                for x in [p, q] {
+                    if !done.contains(x) {
+                        done.insert(x);
+                        value[x.index()] = 2 * self.m.composite(x, c) as u8
+                            + self.m.composite(x, c.opponent()) as u8;
+                    }
+                }
+            }
+        }
         let mut keyed: Vec<(u64, (Point, Point))> = pairs
             .iter()
-            .map(|&(p, q)| (self.score(c, p, q, ply, tt_best), (p, q)))
+            .map(|&pair| (self.score(c, pair, ply, tt_best, &value), pair))
             .collect();
         keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
         for (slot, (_, pair)) in pairs.iter_mut().zip(keyed) {
@@ -477,61 +503,147 @@ impl<M: Model> Searcher<'_, M> {
         }
     }
 
-    /// A-node at `ply` with `budget` plies left.
-    fn a_node(&mut self, ply: usize, budget: u32) -> Status {
-        if self.m.thn(self.a) > 0 {
-            return Status::Win;
-        }
-        let key = self.m.zobrist();
-        let probe = self.tt.probe(key, budget);
-        if let Some(s) = probe.status {
-            return s;
-        }
+    /// The attacks of the current A-node, ordered; `None` if the limits ended the search.
+    /// With `stop_at_win` generation stops at an attack leaving `thn(A) ≥ 3` (returned first).
+    fn ordered_attacks(
+        &mut self,
+        ply: usize,
+        best: Option<(Point, Point)>,
+        first_only: bool,
+        stop_at_win: bool,
+    ) -> Option<Vec<Attack>> {
         let mut attacks = Vec::new();
-        if budget < 4 {
-            self.generate(true, false, &mut attacks);
-            if self.aborted {
-                return Status::Abort;
-            }
-            let s = if attacks.is_empty() {
-                Status::Exhausted
-            } else {
-                Status::Cut
-            };
-            self.tt.store(key, budget, s, None);
-            return s;
-        }
-        self.generate(false, true, &mut attacks);
+        self.generate(first_only, stop_at_win, &mut attacks);
         if self.aborted {
-            return Status::Abort;
+            return None;
         }
-        if let Some(w) = attacks.iter().find(|x| x.thn >= 3) {
-            let best = (w.p, w.q);
-            self.tt.store(key, budget, Status::Win, Some(best));
-            self.reward(self.a, best.0, best.1, ply, budget);
-            return Status::Win;
+        if let Some(i) = attacks.iter().position(|x| x.thn >= 3) {
+            attacks.swap(0, i);
+            attacks.truncate(1);
+            return Some(attacks);
         }
         let mut pairs: Vec<(Point, Point)> = attacks.iter().map(|x| (x.p, x.q)).collect();
-        self.order(self.a, &mut pairs, ply, probe.best);
-        let mut status = Status::Exhausted;
-        for &(p, q) in &pairs {
-            self.make_pair(p, q, self.a);
-            self.count_node();
-            let s = self.d_node(ply + 2, budget - 4);
-            self.unmake_pair();
-            match s {
-                Status::Win => {
-                    self.tt.store(key, budget, Status::Win, Some((p, q)));
-                    self.reward(self.a, p, q, ply, budget);
-                    return Status::Win;
-                }
-                Status::Cut => status = Status::Cut,
-                Status::Exhausted => {}
-                Status::Abort => return Status::Abort,
+        self.order(self.a, &mut pairs, ply, best);
+        Some(
+            pairs
+                .into_iter()
+                .map(|(p, q)| Attack { p, q, thn: 2 })
+                .collect(),
+        )
+    }
+
+    /// Is the current A-node won within `budget` plies? `None` if the limits ended the search.
+    fn win_a(&mut self, ply: usize, budget: u32) -> Option<bool> {
+        if self.m.thn(self.a) > 0 {
+            return Some(true);
+        }
+        if budget < 4 {
+            return Some(false);
+        }
+        let key = self.m.zobrist();
+        let probe = self.tt.probe(key, budget, Question::Win);
+        if let Some(answer) = probe.answer {
+            return Some(answer);
+        }
+        let attacks = self.ordered_attacks(ply, probe.best, false, true)?;
+        for att in &attacks {
+            let won = if att.thn >= 3 {
+                true
+            } else {
+                self.make_pair(att.p, att.q, self.a);
+                self.count_node();
+                let r = self.win_d(ply + 2, budget - 4);
+                self.unmake_pair();
+                r?
+            };
+            if won {
+                self.tt
+                    .store(key, budget, Question::Win, true, Some((att.p, att.q)));
+                self.reward(self.a, att.p, att.q, ply, budget);
+                return Some(true);
             }
         }
-        self.tt.store(key, budget, status, pairs.first().copied());
-        status
+        let first = attacks.first().map(|x| (x.p, x.q));
+        self.tt.store(key, budget, Question::Win, false, first);
+        Some(false)
+    }
+
+    /// Is the D-node (the attack just made) won, the next A-node having `budget` plies?
+    fn win_d(&mut self, ply: usize, budget: u32) -> Option<bool> {
+        let (thn, mut pairs) = self.defences();
+        if thn >= 3 {
+            return Some(true);
+        }
+        debug_assert_eq!(thn, 2, "attacks leave thn(A) >= 2");
+        self.order(self.d, &mut pairs, ply, None);
+        for &(x, y) in &pairs {
+            self.make_pair(x, y, self.d);
+            self.count_node();
+            let r = self.win_a(ply + 2, budget);
+            self.unmake_pair();
+            if !r? {
+                self.reward(self.d, x, y, ply, budget + 4);
+                return Some(false);
+            }
+        }
+        Some(true)
+    }
+
+    /// Is the tree of the current A-node exhausted within `budget` plies (no double-threat win
+    /// at any depth)? `None` if the limits ended the search.
+    fn ex_a(&mut self, ply: usize, budget: u32) -> Option<bool> {
+        if self.m.thn(self.a) > 0 {
+            return Some(false);
+        }
+        let key = self.m.zobrist();
+        let probe = self.tt.probe(key, budget, Question::Exhausted);
+        if let Some(answer) = probe.answer {
+            return Some(answer);
+        }
+        let attacks = self.ordered_attacks(ply, probe.best, budget < 4, true)?;
+        let exhausted = if attacks.is_empty() {
+            true
+        } else if budget < 4 || attacks[0].thn >= 3 {
+            false
+        } else {
+            let mut all = true;
+            for att in &attacks {
+                self.make_pair(att.p, att.q, self.a);
+                self.count_node();
+                let r = self.ex_d(ply + 2, budget - 4);
+                self.unmake_pair();
+                if !r? {
+                    all = false;
+                    break;
+                }
+            }
+            all
+        };
+        let first = attacks.first().map(|x| (x.p, x.q));
+        self.tt
+            .store(key, budget, Question::Exhausted, exhausted, first);
+        Some(exhausted)
+    }
+
+    /// Is the D-node (the attack just made) exhausted: does some reply lead to an exhausted
+    /// A-node with `budget` plies?
+    fn ex_d(&mut self, ply: usize, budget: u32) -> Option<bool> {
+        let (thn, mut pairs) = self.defences();
+        if thn >= 3 {
+            return Some(false);
+        }
+        self.order(self.d, &mut pairs, ply, None);
+        for &(x, y) in &pairs {
+            self.make_pair(x, y, self.d);
+            self.count_node();
+            let r = self.ex_a(ply + 2, budget);
+            self.unmake_pair();
+            if r? {
+                self.reward(self.d, x, y, ply, budget + 4);
+                return Some(true);
+            }
+        }
+        Some(false)
     }
 
     /// The defences at a D-node: every pair that hits all of A's live windows (empty when
@@ -549,43 +661,11 @@ impl<M: Model> Searcher<'_, M> {
         (thn, pairs)
     }
 
-    /// D-node at `ply`, the attack just made; `budget` plies are left for the next A-node.
-    fn d_node(&mut self, ply: usize, budget: u32) -> Status {
-        let (thn, mut pairs) = self.defences();
-        if thn >= 3 {
-            return Status::Win;
-        }
-        debug_assert_eq!(thn, 2, "attacks leave thn(A) >= 2");
-        self.order(self.d, &mut pairs, ply, None);
-        let mut status = Status::Win;
-        for &(x, y) in &pairs {
-            self.make_pair(x, y, self.d);
-            self.count_node();
-            let s = self.a_node(ply + 2, budget);
-            self.unmake_pair();
-            match s {
-                Status::Win => {}
-                Status::Exhausted => {
-                    self.reward(self.d, x, y, ply, budget + 4);
-                    return Status::Exhausted;
-                }
-                Status::Cut => {
-                    if status == Status::Win {
-                        self.reward(self.d, x, y, ply, budget + 4);
-                    }
-                    status = Status::Cut;
-                }
-                Status::Abort => return Status::Abort,
-            }
-        }
-        status
-    }
-
     /// The smallest budget ≤ `budget` at which the current A-node is won.
     fn min_win(&mut self, ply: usize, budget: u32) -> Option<u32> {
         (0..=budget)
             .step_by(4)
-            .find(|&b| self.a_node(ply, b) == Status::Win)
+            .find(|&b| self.win_a(ply, b) == Some(true))
     }
 
     /// The stones completing six from the first live window of A.
@@ -597,20 +677,17 @@ impl<M: Model> Searcher<'_, M> {
 
     /// The first attack (in search order) winning the current A-node with `budget`.
     fn winning_attack(&mut self, ply: usize, budget: u32) -> Option<Attack> {
-        let mut attacks = Vec::new();
-        self.generate(false, false, &mut attacks);
-        let probe = self.tt.probe(self.m.zobrist(), budget);
-        if let Some(w) = attacks.iter().find(|x| x.thn >= 3) {
-            return Some(*w);
-        }
-        let mut pairs: Vec<(Point, Point)> = attacks.iter().map(|x| (x.p, x.q)).collect();
-        self.order(self.a, &mut pairs, ply, probe.best);
-        for (p, q) in pairs {
-            self.make_pair(p, q, self.a);
-            let won = self.d_node(ply + 2, budget - 4) == Status::Win;
+        let best = self.tt.probe(self.m.zobrist(), budget, Question::Win).best;
+        let attacks = self.ordered_attacks(ply, best, false, true)?;
+        for att in attacks {
+            if att.thn >= 3 {
+                return Some(att);
+            }
+            self.make_pair(att.p, att.q, self.a);
+            let won = self.win_d(ply + 2, budget - 4) == Some(true);
             self.unmake_pair();
             if won {
-                return attacks.into_iter().find(|x| (x.p, x.q) == (p, q));
+                return Some(att);
             }
         }
         None

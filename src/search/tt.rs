@@ -1,62 +1,94 @@
 //! The transposition table: 2^21 entries in two levels (paper §8.1): each bucket holds a
 //! depth-preferred entry and an always-replace entry. An entry is 16 bytes.
 //!
-//! Entries record exact facts about an attacker-to-move position, in budgets of plies (always
-//! multiples of 4, stored divided by 4):
+//! Entries record exact facts about an attacker-to-move position, as budgets in plies (always
+//! multiples of 4, stored divided by 4 in 6 bits):
 //!
-//! * `win_at`: the search proved a win with any budget ≥ `win_at`;
-//! * `cut_to`: it proved "no win, not exhausted" for every budget ≤ `cut_to`;
-//! * `ex_from`: it proved the tree exhausted (no win at any depth) for every budget ≥ `ex_from`.
+//! * a win is proven for every budget ≥ `win_at`, and ruled out for every budget ≤ `nowin_to`;
+//! * the tree is proven exhausted (no win at any depth) for every budget ≥ `ex_from`, and
+//!   proven not exhausted for every budget ≤ `nex_to`.
 //!
-//! These are monotone facts about the position alone, so a probe never changes what the search
-//! decides, only how much it searches. Entries of earlier searches are ignored (an 8-bit
-//! generation), so every solve starts from an effectively empty table and node counts do not
-//! depend on what was solved before.
+//! Both properties are monotone in the budget, so these are facts about the position alone: a
+//! probe never changes what the search decides, only how much it searches. Entries of earlier
+//! searches are ignored (an 8-bit generation), so every solve starts from an effectively empty
+//! table and node counts do not depend on what was solved before.
 
-use super::Status;
 use crate::geom::Point;
 
-const NONE: u8 = u8::MAX;
+/// Largest budget / 4 an entry can hold; deeper budgets are stored as this (a win found with
+/// more budget is then recorded only as a win from this budget on, which is still a fact
+/// because no search budget exceeds [`MAX_BUDGET`]).
+const TOP: u32 = 61;
+/// No fact.
+const UNKNOWN: u32 = 63;
+
+/// The deepest budget a search may use (plies).
+pub const MAX_BUDGET: u32 = TOP * 4;
 
 /// One entry: 16 bytes.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
 struct Entry {
     key: u64,
-    /// Budget / 4 from which a win is proven, `NONE` if not.
-    win_at: u8,
-    /// 1 + budget / 4 up to which "cut" is proven, 0 if not.
-    cut_to: u8,
-    /// Budget / 4 from which exhaustion is proven, `NONE` if not.
-    ex_from: u8,
-    generation: u8,
-    /// Best pair: first point (9 bits), second (9 bits), 1 + budget/4 searched (6 bits);
-    /// 0 in the point bits means none.
+    /// win_at (6 bits) | nowin_to+1 (6) | ex_from (6) | nex_to+1 (6) | generation (8).
+    facts: u32,
+    /// First point of the best pair (9 bits) | second (9) | 1 + budget/4 searched (6).
     data: u32,
 }
 
 const _: () = assert!(std::mem::size_of::<Entry>() == 16);
 
-impl Entry {
-    fn best(&self) -> Option<(Point, Point)> {
-        let p = (self.data & 0x1FF) as usize;
-        let q = ((self.data >> 9) & 0x1FF) as usize;
-        if p == 0 && q == 0 {
-            return None;
-        }
-        Some((Point::from_index(p)?, Point::from_index(q)?))
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Facts {
+    win_at: u32,
+    nowin_to: u32,
+    ex_from: u32,
+    nex_to: u32,
+}
+
+impl Facts {
+    const NONE: Facts = Facts {
+        win_at: UNKNOWN,
+        nowin_to: 0,
+        ex_from: UNKNOWN,
+        nex_to: 0,
+    };
+
+    fn unpack(x: u32) -> (Facts, u8) {
+        (
+            Facts {
+                win_at: x & 63,
+                nowin_to: (x >> 6) & 63,
+                ex_from: (x >> 12) & 63,
+                nex_to: (x >> 18) & 63,
+            },
+            (x >> 24) as u8,
+        )
     }
 
-    fn depth(&self) -> u32 {
-        self.data >> 18
+    fn pack(self, generation: u8) -> u32 {
+        self.win_at
+            | self.nowin_to << 6
+            | self.ex_from << 12
+            | self.nex_to << 18
+            | (generation as u32) << 24
     }
+}
+
+/// Which property a probe or a store is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// Is there a win within the budget?
+    Win,
+    /// Is the tree exhausted within the budget?
+    Exhausted,
 }
 
 /// What a probe found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Probe {
-    /// A status the table proves for the budget asked, if any.
-    pub status: Option<Status>,
+    /// The answer the table proves for the budget asked, if any.
+    pub answer: Option<bool>,
     /// The best pair stored for the position, for move ordering.
     pub best: Option<(Point, Point)>,
 }
@@ -109,88 +141,108 @@ impl TranspositionTable {
     }
 
     #[inline]
-    fn bucket(&mut self, key: u64) -> Option<&mut [Entry; 2]> {
+    fn find(&self, key: u64) -> Option<&Entry> {
         if self.buckets.is_empty() {
             return None;
         }
-        let i = (key & self.mask) as usize;
-        Some(&mut self.buckets[i])
+        let bucket = &self.buckets[(key & self.mask) as usize];
+        bucket
+            .iter()
+            .find(|e| e.key == key && (e.facts >> 24) as u8 == self.generation)
     }
 
-    /// What the table knows of position `key` searched with `budget` plies.
+    /// What the table knows of position `key` for `question` with `budget` plies.
     #[inline]
-    pub fn probe(&mut self, key: u64, budget: u32) -> Probe {
-        let generation = self.generation;
-        let b = (budget / 4) as u8;
-        let none = Probe {
-            status: None,
-            best: None,
+    pub fn probe(&self, key: u64, budget: u32, question: Question) -> Probe {
+        let Some(e) = self.find(key) else {
+            return Probe {
+                answer: None,
+                best: None,
+            };
         };
-        let Some(bucket) = self.bucket(key) else {
-            return none;
-        };
-        for e in bucket.iter() {
-            if e.key == key && e.generation == generation {
-                let status = if e.win_at != NONE && b >= e.win_at {
-                    Some(Status::Win)
-                } else if b < e.cut_to {
-                    Some(Status::Cut)
-                } else if e.ex_from != NONE && b >= e.ex_from {
-                    Some(Status::Exhausted)
+        let (f, _) = Facts::unpack(e.facts);
+        let b = budget / 4;
+        let won_ever = f.win_at != UNKNOWN;
+        let exhausted_ever = f.ex_from != UNKNOWN;
+        let answer = match question {
+            Question::Win => {
+                if won_ever && b >= f.win_at {
+                    Some(true)
+                } else if b < f.nowin_to || exhausted_ever {
+                    Some(false)
                 } else {
                     None
-                };
-                return Probe {
-                    status,
-                    best: e.best(),
-                };
+                }
             }
-        }
-        none
+            Question::Exhausted => {
+                if exhausted_ever && b >= f.ex_from {
+                    Some(true)
+                } else if b < f.nex_to || won_ever {
+                    Some(false)
+                } else {
+                    None
+                }
+            }
+        };
+        let p = (e.data & 0x1FF) as usize;
+        let q = ((e.data >> 9) & 0x1FF) as usize;
+        let best = if p == q {
+            None
+        } else {
+            Point::from_index(p).zip(Point::from_index(q))
+        };
+        Probe { answer, best }
     }
 
-    /// Record that position `key` searched with `budget` plies has `status`, with the best pair
-    /// found (the winning attack, or the first attack tried).
-    pub fn store(&mut self, key: u64, budget: u32, status: Status, best: Option<(Point, Point)>) {
-        let generation = self.generation;
-        let b = (budget / 4).min(62) as u8;
-        let Some(bucket) = self.bucket(key) else {
+    /// Record the answer to `question` for position `key` searched with `budget` plies, with
+    /// the best pair found, if any.
+    pub fn store(
+        &mut self,
+        key: u64,
+        budget: u32,
+        question: Question,
+        answer: bool,
+        best: Option<(Point, Point)>,
+    ) {
+        if self.buckets.is_empty() {
             return;
-        };
-        let slot = if bucket[0].key == key && bucket[0].generation == generation {
+        }
+        let generation = self.generation;
+        let b = (budget / 4).min(TOP);
+        let bucket = &mut self.buckets[(key & self.mask) as usize];
+        let live = |e: &Entry| (e.facts >> 24) as u8 == generation;
+        let slot = if bucket[0].key == key && live(&bucket[0]) {
             0
-        } else if bucket[1].key == key && bucket[1].generation == generation {
+        } else if bucket[1].key == key && live(&bucket[1]) {
             1
         } else {
-            // A new position: it takes the depth-preferred slot if it is at least as deep as
-            // what is there (or that is stale), pushing the old entry to the always-replace
-            // slot; otherwise the always-replace slot.
+            // A new position takes the depth-preferred slot if it is at least as deep as what
+            // is there (or that is stale), pushing the old entry to the always-replace slot;
+            // otherwise the always-replace slot.
             let deep = &bucket[0];
-            if deep.generation != generation || b as u32 + 1 >= deep.depth() {
+            if !live(deep) || b + 1 >= deep.data >> 18 {
                 bucket[1] = bucket[0];
+                bucket[0].facts = Facts::NONE.pack(generation);
+                bucket[0].data = 0;
+                bucket[0].key = key;
                 0
             } else {
+                bucket[1].facts = Facts::NONE.pack(generation);
+                bucket[1].data = 0;
+                bucket[1].key = key;
                 1
             }
         };
         let e = &mut bucket[slot];
-        if e.key != key || e.generation != generation {
-            *e = Entry {
-                key,
-                win_at: NONE,
-                cut_to: 0,
-                ex_from: NONE,
-                generation,
-                data: 0,
-            };
+        let (mut f, _) = Facts::unpack(e.facts);
+        match (question, answer) {
+            (Question::Win, true) => f.win_at = f.win_at.min(b),
+            (Question::Win, false) => f.nowin_to = f.nowin_to.max(b + 1),
+            (Question::Exhausted, true) => f.ex_from = f.ex_from.min(b),
+            (Question::Exhausted, false) => f.nex_to = f.nex_to.max(b + 1),
         }
-        match status {
-            Status::Win => e.win_at = e.win_at.min(b),
-            Status::Cut => e.cut_to = e.cut_to.max(b + 1),
-            Status::Exhausted => e.ex_from = e.ex_from.min(b),
-            Status::Abort => return,
-        }
-        let depth = (e.depth()).max(b as u32 + 1).min(63);
+        e.facts = f.pack(generation);
+        let depth = (e.data >> 18).max(b + 1).min(63);
         let moves = match best {
             Some((p, q)) => p.index() as u32 | (q.index() as u32) << 9,
             None => e.data & 0x3FFFF,
@@ -206,25 +258,30 @@ mod tests {
     #[test]
     fn facts_are_monotone_in_the_budget() {
         let mut tt = TranspositionTable::new(1 << 10);
-        assert_eq!(tt.probe(42, 8).status, None);
-        tt.store(42, 8, Status::Cut, None);
-        assert_eq!(tt.probe(42, 0).status, Some(Status::Cut));
-        assert_eq!(tt.probe(42, 8).status, Some(Status::Cut));
-        assert_eq!(tt.probe(42, 12).status, None);
-        tt.store(
-            42,
-            16,
-            Status::Win,
-            Some((Point::CENTER, Point::from_index(0).unwrap())),
-        );
-        assert_eq!(tt.probe(42, 12).status, None);
-        assert_eq!(tt.probe(42, 20).status, Some(Status::Win));
-        assert_eq!(tt.probe(42, 20).best.unwrap().0, Point::CENTER);
-        tt.store(7, 12, Status::Exhausted, None);
-        assert_eq!(tt.probe(7, 8).status, None);
-        assert_eq!(tt.probe(7, 28).status, Some(Status::Exhausted));
+        let w = Question::Win;
+        let x = Question::Exhausted;
+        assert_eq!(tt.probe(42, 8, w).answer, None);
+        tt.store(42, 8, w, false, None);
+        assert_eq!(tt.probe(42, 0, w).answer, Some(false));
+        assert_eq!(tt.probe(42, 8, w).answer, Some(false));
+        assert_eq!(tt.probe(42, 12, w).answer, None);
+        let pair = (Point::CENTER, Point::from_index(0).unwrap());
+        tt.store(42, 16, w, true, Some(pair));
+        assert_eq!(tt.probe(42, 12, w).answer, None);
+        assert_eq!(tt.probe(42, 20, w).answer, Some(true));
+        assert_eq!(tt.probe(42, 20, w).best, Some(pair));
+        // A win rules out exhaustion at every budget.
+        assert_eq!(tt.probe(42, 0, x).answer, Some(false));
+        tt.store(7, 12, x, true, None);
+        assert_eq!(tt.probe(7, 8, x).answer, None);
+        assert_eq!(tt.probe(7, 28, x).answer, Some(true));
+        // Exhaustion rules out a win at every budget.
+        assert_eq!(tt.probe(7, 4, w).answer, Some(false));
+        tt.store(9, 8, x, false, None);
+        assert_eq!(tt.probe(9, 4, x).answer, Some(false));
+        assert_eq!(tt.probe(9, 12, x).answer, None);
         tt.new_search();
-        assert_eq!(tt.probe(42, 20).status, None);
+        assert_eq!(tt.probe(42, 20, w).answer, None);
     }
 
     #[test]

@@ -1,0 +1,380 @@
+//! The speed benchmark of SPEC §6: the same search over every test subset with each model; the
+//! paper's Table 5 (nodes per second, rate against Raw) and the per-subset totals behind its
+//! Figures 9 (non-winning sets) and 10 (winning sets).
+
+use crate::batch::solve_positions;
+use crate::board::Position;
+use crate::search::{Config, Outcome, Solution};
+use crate::testsets::{parse_subset_file, Subset, SUBSETS};
+use crate::Model;
+use serde_json::{json, Value};
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// The positions of one subset.
+#[derive(Clone, Debug)]
+pub struct BenchSet {
+    /// Which subset.
+    pub subset: Subset,
+    /// Its positions (cheapest first, as the generator wrote them).
+    pub positions: Vec<Position>,
+}
+
+/// The committed test sets (`testsets/*.txt`), compiled into the binary.
+pub fn builtin_sets() -> Vec<BenchSet> {
+    macro_rules! files {
+        ($($name:literal),*) => {
+            [$(($name, include_str!(concat!("../testsets/", $name, ".txt")))),*]
+        };
+    }
+    let texts =
+        files!("W12", "W16", "W20", "W24", "W28", "N4", "N8", "N12", "N16", "N20", "N24", "N28");
+    SUBSETS
+        .iter()
+        .zip(texts)
+        .map(|(subset, (name, text))| {
+            debug_assert_eq!(subset.name, name);
+            BenchSet {
+                subset: *subset,
+                positions: parse_subset_file(text).expect("committed test sets parse"),
+            }
+        })
+        .collect()
+}
+
+/// Test sets from `dir` (`W12.txt` … `N28.txt`; missing files are empty subsets).
+pub fn load_sets(dir: &Path) -> anyhow::Result<Vec<BenchSet>> {
+    SUBSETS
+        .iter()
+        .map(|subset| {
+            let path = dir.join(format!("{}.txt", subset.name));
+            let positions = if path.exists() {
+                let text = std::fs::read_to_string(&path)?;
+                parse_subset_file(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+            } else {
+                Vec::new()
+            };
+            Ok(BenchSet {
+                subset: *subset,
+                positions,
+            })
+        })
+        .collect()
+}
+
+/// The first `n` positions of every subset (the cheapest ones: files are sorted by the nodes
+/// the generator needed).
+pub fn sample(sets: &[BenchSet], n: usize) -> Vec<BenchSet> {
+    sets.iter()
+        .map(|s| BenchSet {
+            subset: s.subset,
+            positions: s.positions.iter().take(n).cloned().collect(),
+        })
+        .collect()
+}
+
+/// One model's runs: per subset, per position.
+#[derive(Clone, Debug)]
+pub struct ModelRun {
+    /// `raw`, `iu`, `cpbm`, `cpbim`.
+    pub name: &'static str,
+    /// Solutions per subset, in position order.
+    pub sets: Vec<Vec<Solution>>,
+}
+
+impl ModelRun {
+    /// Total nodes and search time of subset `k`.
+    pub fn subset_total(&self, k: usize) -> (u64, Duration) {
+        self.sets[k]
+            .iter()
+            .fold((0, Duration::ZERO), |(n, t), s| (n + s.nodes, t + s.time))
+    }
+
+    /// Total nodes and search time over all subsets.
+    pub fn total(&self) -> (u64, Duration) {
+        (0..self.sets.len()).fold((0, Duration::ZERO), |(n, t), k| {
+            let (a, b) = self.subset_total(k);
+            (n + a, t + b)
+        })
+    }
+
+    /// Nodes per second of search time.
+    pub fn nps(&self) -> f64 {
+        let (n, t) = self.total();
+        n as f64 / t.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Search configuration of the benchmark: depth limit 28, everything else default.
+pub fn bench_config() -> Config {
+    Config {
+        depth: 28,
+        ..Config::default()
+    }
+}
+
+/// Run model `M` over `sets` with `cfg` (positions in parallel on rayon's threads; each
+/// position's time is that of its own search on one thread). `progress` is called after each
+/// position.
+pub fn run_model<M: Model>(
+    sets: &[BenchSet],
+    cfg: &Config,
+    stop: &AtomicBool,
+    progress: &(dyn Fn() + Sync),
+) -> ModelRun {
+    ModelRun {
+        name: M::NAME,
+        sets: sets
+            .iter()
+            .map(|s| solve_positions::<M>(&s.positions, cfg, stop, &|_| progress()))
+            .collect(),
+    }
+}
+
+/// All models' runs over the same sets.
+pub struct Report {
+    /// The sets.
+    pub sets: Vec<BenchSet>,
+    /// One run per model, Raw first if present.
+    pub models: Vec<ModelRun>,
+}
+
+impl Report {
+    /// Every position must have the answer its subset says, and every model must visit the
+    /// same number of nodes on it. The first discrepancy, if any.
+    pub fn check(&self) -> Result<(), String> {
+        for (k, set) in self.sets.iter().enumerate() {
+            for (i, pos) in set.positions.iter().enumerate() {
+                let first = &self.models[0].sets[k][i];
+                let expected = (set.subset.outcome, set.subset.depth);
+                if (first.outcome, first.depth) != expected {
+                    return Err(format!(
+                        "{} position {} ({}): {} found {} {}, the subset says {} {}",
+                        set.subset.name,
+                        i + 1,
+                        pos.to_stone_list(),
+                        self.models[0].name,
+                        first.outcome.name(),
+                        first.depth,
+                        expected.0.name(),
+                        expected.1
+                    ));
+                }
+                for m in &self.models[1..] {
+                    let s = &m.sets[k][i];
+                    if (s.outcome, s.depth, s.nodes) != (first.outcome, first.depth, first.nodes) {
+                        return Err(format!(
+                            "{} position {} ({}): {} visited {} nodes ({} {}), {} visited {} ({} {})",
+                            set.subset.name,
+                            i + 1,
+                            pos.to_stone_list(),
+                            self.models[0].name,
+                            first.nodes,
+                            first.outcome.name(),
+                            first.depth,
+                            m.name,
+                            s.nodes,
+                            s.outcome.name(),
+                            s.depth
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn raw_nps(&self) -> Option<f64> {
+        self.models
+            .iter()
+            .find(|m| m.name == "raw")
+            .map(ModelRun::nps)
+    }
+
+    /// Table 5: nodes per second and the rate against Raw, one column per model.
+    pub fn table5(&self) -> String {
+        let mut s = String::from("Table 5: search speed over all subsets\n");
+        s.push_str(&format!("{:<8}", ""));
+        for m in &self.models {
+            s.push_str(&format!("{:>12}", m.name));
+        }
+        s.push_str(&format!("\n{:<8}", "nodes"));
+        for m in &self.models {
+            s.push_str(&format!("{:>12}", m.total().0));
+        }
+        s.push_str(&format!("\n{:<8}", "time s"));
+        for m in &self.models {
+            s.push_str(&format!("{:>12.2}", m.total().1.as_secs_f64()));
+        }
+        s.push_str(&format!("\n{:<8}", "nps"));
+        for m in &self.models {
+            s.push_str(&format!("{:>12.0}", m.nps()));
+        }
+        if let Some(raw) = self.raw_nps() {
+            s.push_str(&format!("\n{:<8}", "rate"));
+            for m in &self.models {
+                s.push_str(&format!("{:>12.2}", m.nps() / raw));
+            }
+        }
+        s.push('\n');
+        s
+    }
+
+    /// Per-subset totals (the data of Figures 9 and 10): time in seconds per model.
+    pub fn subsets_table(&self) -> String {
+        let mut s = format!("{:<6}{:>5}{:>12}", "subset", "n", "nodes");
+        for m in &self.models {
+            s.push_str(&format!("{:>11}", format!("{} s", m.name)));
+        }
+        s.push('\n');
+        for (k, set) in self.sets.iter().enumerate() {
+            s.push_str(&format!(
+                "{:<6}{:>5}{:>12}",
+                set.subset.name,
+                set.positions.len(),
+                self.models[0].subset_total(k).0
+            ));
+            for m in &self.models {
+                s.push_str(&format!("{:>11.3}", m.subset_total(k).1.as_secs_f64()));
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    /// SPEC §6 JSON: `{"models": {name: {"nodes", "time_ms", "nps", "rate"}}, "subsets": [...]}`.
+    pub fn json(&self) -> Value {
+        let raw = self.raw_nps();
+        let mut models = serde_json::Map::new();
+        for m in &self.models {
+            let (n, t) = m.total();
+            let mut v = json!({"nodes": n, "time_ms": t.as_secs_f64() * 1e3, "nps": m.nps()});
+            if let Some(r) = raw {
+                v["rate"] = json!(m.nps() / r);
+            }
+            models.insert(m.name.to_string(), v);
+        }
+        let subsets: Vec<Value> = self
+            .sets
+            .iter()
+            .enumerate()
+            .map(|(k, set)| {
+                let mut per = serde_json::Map::new();
+                for m in &self.models {
+                    let (n, t) = m.subset_total(k);
+                    per.insert(
+                        m.name.to_string(),
+                        json!({"nodes": n, "time_ms": t.as_secs_f64() * 1e3}),
+                    );
+                }
+                json!({
+                    "name": set.subset.name,
+                    "result": set.subset.outcome.name(),
+                    "depth": set.subset.depth,
+                    "positions": set.positions.len(),
+                    "models": per,
+                })
+            })
+            .collect();
+        json!({"models": models, "subsets": subsets})
+    }
+
+    /// CSV: one row per subset and model.
+    pub fn csv(&self) -> String {
+        let mut s = String::from("subset,result,depth,positions,model,nodes,time_ms,nps\n");
+        for (k, set) in self.sets.iter().enumerate() {
+            for m in &self.models {
+                let (n, t) = m.subset_total(k);
+                let ms = t.as_secs_f64() * 1e3;
+                s.push_str(&format!(
+                    "{},{},{},{},{},{},{:.3},{:.0}\n",
+                    set.subset.name,
+                    set.subset.outcome.name(),
+                    set.subset.depth,
+                    set.positions.len(),
+                    m.name,
+                    n,
+                    ms,
+                    n as f64 / (ms / 1e3).max(1e-9)
+                ));
+            }
+        }
+        s
+    }
+
+    /// Write `figure9.svg` (non-winning subsets), `figure10.svg` (winning subsets) and
+    /// `bench.csv` into `dir`.
+    pub fn write_figures(&self, dir: &Path) -> anyhow::Result<()> {
+        std::fs::create_dir_all(dir)?;
+        std::fs::write(dir.join("bench.csv"), self.csv())?;
+        self.plot(
+            &dir.join("figure9.svg"),
+            Outcome::None,
+            "Figure 9: non-winning sets, total time per subset",
+        )?;
+        self.plot(
+            &dir.join("figure10.svg"),
+            Outcome::Win,
+            "Figure 10: winning sets, total time per subset",
+        )?;
+        Ok(())
+    }
+
+    fn plot(&self, path: &Path, outcome: Outcome, title: &str) -> anyhow::Result<()> {
+        use plotters::prelude::*;
+        let ks: Vec<usize> = (0..self.sets.len())
+            .filter(|&k| self.sets[k].subset.outcome == outcome)
+            .collect();
+        let depths: Vec<u32> = ks.iter().map(|&k| self.sets[k].subset.depth).collect();
+        let (lo, hi) = (
+            *depths.iter().min().unwrap_or(&0),
+            *depths.iter().max().unwrap_or(&28),
+        );
+        let secs = |m: &ModelRun, k: usize| m.subset_total(k).1.as_secs_f64().max(1e-4);
+        let ymax = self
+            .models
+            .iter()
+            .flat_map(|m| ks.iter().map(move |&k| secs(m, k)))
+            .fold(1e-3, f64::max);
+        let root = SVGBackend::new(path, (800, 520)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(70)
+            .build_cartesian_2d(lo..hi, (1e-4f64..ymax * 2.0).log_scale())?;
+        chart
+            .configure_mesh()
+            .x_desc("maximum search depth of the subset (plies)")
+            .y_desc("total search time of the subset (s, log scale)")
+            .x_labels(depths.len().max(2))
+            .draw()?;
+        let colors = [RED, BLUE, GREEN, BLACK];
+        for (i, m) in self.models.iter().enumerate() {
+            let color = colors[i % colors.len()];
+            let points: Vec<(u32, f64)> = ks
+                .iter()
+                .map(|&k| (self.sets[k].subset.depth, secs(m, k)))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))?
+                .label(m.name)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+            chart.draw_series(
+                points
+                    .into_iter()
+                    .map(|p| Circle::new(p, 4, color.filled())),
+            )?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()?;
+        root.present()?;
+        Ok(())
+    }
+}
