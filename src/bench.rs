@@ -132,6 +132,84 @@ pub fn run_model<M: Model>(
     }
 }
 
+/// Positions from every game of `games` rewound `from..=to` whole moves from its end (games too
+/// short for a rewind are skipped), game by game.
+pub fn rewound_positions(games: &[crate::games::Game], from: usize, to: usize) -> Vec<Position> {
+    games
+        .iter()
+        .flat_map(|g| (from..=to).filter_map(move |back| crate::testsets::rewind(g, back)))
+        .collect()
+}
+
+/// Solve-time distribution of each model's run over one list of positions: count, results,
+/// median, 90th and 99th percentile, maximum and total time, nodes per second. Fails if the
+/// runs disagree on any result, depth or node count.
+pub fn latency_table(runs: &[(&str, Vec<Solution>)]) -> Result<String, String> {
+    if let Some((first, rest)) = runs.split_first() {
+        for (name, sols) in rest {
+            for (i, (a, b)) in first.1.iter().zip(sols).enumerate() {
+                if (a.outcome, a.depth, a.nodes) != (b.outcome, b.depth, b.nodes) {
+                    return Err(format!(
+                        "position {}: {} says {} {} in {} nodes, {name} says {} {} in {} nodes",
+                        i + 1,
+                        first.0,
+                        a.outcome.name(),
+                        a.depth,
+                        a.nodes,
+                        b.outcome.name(),
+                        b.depth,
+                        b.nodes
+                    ));
+                }
+            }
+        }
+    }
+    let mut out = format!(
+        "{:<6} {:>6} {:>6} {:>6} {:>6} {:>9} {:>9} {:>9} {:>9} {:>9} {:>10}\n",
+        "model",
+        "n",
+        "win",
+        "none",
+        "other",
+        "median ms",
+        "p90 ms",
+        "p99 ms",
+        "max ms",
+        "total s",
+        "nps"
+    );
+    for (name, sols) in runs {
+        let mut ms: Vec<f64> = sols.iter().map(|s| s.time.as_secs_f64() * 1e3).collect();
+        ms.sort_by(f64::total_cmp);
+        let pct = |q: f64| {
+            if ms.is_empty() {
+                0.0
+            } else {
+                ms[((ms.len() - 1) as f64 * q).round() as usize]
+            }
+        };
+        let count = |o: Outcome| sols.iter().filter(|s| s.outcome == o).count();
+        let (wins, nones) = (count(Outcome::Win), count(Outcome::None));
+        let nodes: u64 = sols.iter().map(|s| s.nodes).sum();
+        let total: f64 = ms.iter().sum::<f64>() / 1e3;
+        out += &format!(
+            "{:<6} {:>6} {:>6} {:>6} {:>6} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.2} {:>10.0}\n",
+            name,
+            sols.len(),
+            wins,
+            nones,
+            sols.len() - wins - nones,
+            pct(0.5),
+            pct(0.9),
+            pct(0.99),
+            pct(1.0),
+            total,
+            nodes as f64 / total.max(1e-9)
+        );
+    }
+    Ok(out)
+}
+
 /// All models' runs over the same sets.
 pub struct Report {
     /// The sets.
@@ -215,6 +293,12 @@ impl Report {
             s.push_str(&format!("\n{:<8}", "rate"));
             for m in &self.models {
                 s.push_str(&format!("{:>12.2}", m.nps() / raw));
+            }
+        }
+        if let Some(cpbim) = self.models.iter().find(|m| m.name == "cpbim") {
+            s.push_str(&format!("\n{:<8}", "cpbim/x"));
+            for m in &self.models {
+                s.push_str(&format!("{:>12.2}", cpbim.nps() / m.nps()));
             }
         }
         s.push('\n');

@@ -62,6 +62,17 @@ enum ModelName {
     Cpbim,
 }
 
+impl ModelName {
+    fn name(self) -> &'static str {
+        match self {
+            ModelName::Raw => Raw::NAME,
+            ModelName::Iu => Iu::NAME,
+            ModelName::Cpbm => Cpbm::NAME,
+            ModelName::Cpbim => Cpbim::NAME,
+        }
+    }
+}
+
 #[derive(Args)]
 struct SolveArgs {
     /// Deepest search in plies (a multiple of 4).
@@ -122,6 +133,27 @@ struct BenchArgs {
     /// Search with plain move ordering (candidates in point order), to measure the heuristics.
     #[arg(long)]
     plain_ordering: bool,
+    /// Instead of the test sets: every game of the data rewound FROM to TO whole moves from its
+    /// end (e.g. `2..4`), printing the distribution of solve times.
+    #[arg(long, value_name = "FROM..TO", value_parser = parse_range)]
+    rewound: Option<(usize, usize)>,
+    /// Game records for --rewound (default: the bundled data/connect6_games.csv).
+    #[arg(long, requires = "rewound")]
+    games: Option<PathBuf>,
+}
+
+fn parse_range(s: &str) -> Result<(usize, usize), String> {
+    let (a, b) = s.split_once("..").unwrap_or((s, s));
+    let num = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("`{t}` is not a number of moves (expected FROM..TO, e.g. 2..4)"))
+    };
+    let (a, b) = (num(a)?, num(b)?);
+    if a == 0 || a > b {
+        return Err(format!("`{s}`: need 1 <= FROM <= TO"));
+    }
+    Ok((a, b))
 }
 
 #[derive(Args)]
@@ -478,7 +510,10 @@ needed more nodes are left out: the sets hold positions the solver settles withi
 - `N<d>.txt`: no double-threat win; the exhausted search tree proves it at depth d.\n\n\
 One stone list per line (play order), a comment naming the game (`game_id` of the CSV) and how many \
 moves it was rewound. {} positions were solved ({} over budget) from {} games.\n\n{table}",
-        path.display(),
+        match &args.games {
+            Some(p) => p.display().to_string(),
+            None => "data/connect6_games.csv".to_string(),
+        },
         games.len(),
         args.max_back,
         args.max_nodes,
@@ -507,6 +542,60 @@ moves it was rewound. {} positions were solved ({} over budget) from {} games.\n
     Ok(())
 }
 
+/// `cpbim bench --rewound FROM..TO`: solve-time distribution over positions rewound from game ends.
+fn bench_rewound(
+    args: &BenchArgs,
+    cfg: &Config,
+    pool: &rayon::ThreadPool,
+    from: usize,
+    to: usize,
+) -> Result<()> {
+    use cpbim::batch::solve_positions;
+    let path = args
+        .games
+        .clone()
+        .unwrap_or_else(cpbim::games::bundled_games_path);
+    let games = cpbim::games::load_games(&path)?;
+    let positions = cpbim::bench::rewound_positions(&games, from, to);
+    let mut models = args.models.clone();
+    models.sort_by_key(|m| *m as u8);
+    models.dedup();
+    let bar = indicatif::ProgressBar::new((positions.len() * models.len()) as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {msg} {pos}/{len} [{elapsed_precise}, ~{eta} left] {wide_bar}",
+        )
+        .expect("valid template"),
+    );
+    let mut runs = Vec::new();
+    for m in models {
+        let tick = |_| bar.inc(1);
+        bar.set_message(m.name());
+        let sols = pool.install(|| match m {
+            ModelName::Raw => solve_positions::<Raw>(&positions, cfg, &STOP, &tick),
+            ModelName::Iu => solve_positions::<Iu>(&positions, cfg, &STOP, &tick),
+            ModelName::Cpbm => solve_positions::<Cpbm>(&positions, cfg, &STOP, &tick),
+            ModelName::Cpbim => solve_positions::<Cpbim>(&positions, cfg, &STOP, &tick),
+        });
+        if STOP.load(Ordering::Relaxed) {
+            anyhow::bail!("stopped by Ctrl-C");
+        }
+        runs.push((m.name(), sols));
+    }
+    bar.finish_and_clear();
+    let table = cpbim::bench::latency_table(&runs)
+        .map_err(|e| anyhow::anyhow!("the models disagree, the benchmark is void: {e}"))?;
+    println!(
+        "{} positions: {} games rewound {from}..{to} whole moves, depth limit {}, {} threads",
+        positions.len(),
+        games.len(),
+        cfg.depth,
+        pool.current_num_threads()
+    );
+    print!("{table}");
+    Ok(())
+}
+
 fn bench(args: &BenchArgs) -> Result<()> {
     use cpbim::bench::{bench_config, builtin_sets, load_sets, run_model, sample, Report};
     let cfg = Config {
@@ -517,6 +606,13 @@ fn bench(args: &BenchArgs) -> Result<()> {
         },
         ..bench_config()
     };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("starting threads")?;
+    if let Some((from, to)) = args.rewound {
+        return bench_rewound(args, &cfg, &pool, from, to);
+    }
     let mut sets = match &args.sets {
         Some(dir) => load_sets(dir)?,
         None => builtin_sets(),
@@ -524,10 +620,6 @@ fn bench(args: &BenchArgs) -> Result<()> {
     if args.quick {
         sets = sample(&sets, 4);
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .context("starting threads")?;
     let positions: usize = sets.iter().map(|s| s.positions.len()).sum();
     let mut models = args.models.clone();
     models.sort_by_key(|m| *m as u8);
