@@ -1,6 +1,7 @@
 //! Solving many positions on all cores with results in input order.
 
-use crate::board::Position;
+use crate::board::{Board, Position};
+use crate::geom::Color;
 use crate::notation::parse_position;
 use crate::search::{Config, Solution, Solver};
 use crate::Model;
@@ -12,13 +13,13 @@ use std::sync::Mutex;
 pub type LineResult = Result<Solution, String>;
 
 /// One [`Solver`] (one transposition table) per rayon thread, created on first use.
-struct Solvers<M: Model> {
+pub(crate) struct Solvers<M: Model> {
     slots: Vec<Mutex<Option<Solver<M>>>>,
     config: Config,
 }
 
 impl<M: Model> Solvers<M> {
-    fn new(config: &Config) -> Self {
+    pub(crate) fn new(config: &Config) -> Self {
         let n = rayon::current_num_threads() + 1;
         Solvers {
             slots: (0..n).map(|_| Mutex::new(None)).collect(),
@@ -26,15 +27,36 @@ impl<M: Model> Solvers<M> {
         }
     }
 
-    fn solve(&self, pos: &Position, stop: &AtomicBool) -> Solution {
+    pub(crate) fn solve(&self, pos: &Position, stop: &AtomicBool) -> Solution {
+        self.solve_for(pos.board(), pos.to_move(), stop)
+    }
+
+    /// [`Solver::wins_within`] on this thread's solver.
+    pub(crate) fn wins_within(
+        &self,
+        board: &Board,
+        attacker: Color,
+        stop: &AtomicBool,
+    ) -> (crate::search::Outcome, u32, u64) {
         if stop.load(Ordering::Relaxed) {
-            return Solution::unknown();
+            return (crate::search::Outcome::Unknown, 0, 0);
         }
+        self.with(|s| s.wins_within(board, attacker, stop))
+    }
+
+    pub(crate) fn with<T>(&self, f: impl FnOnce(&mut Solver<M>) -> T) -> T {
         let last = self.slots.len() - 1;
         let slot = rayon::current_thread_index().map_or(last, |i| i.min(last));
         let mut guard = self.slots[slot].lock().expect("solver lock");
-        let solver = guard.get_or_insert_with(|| Solver::new(self.config.clone()));
-        solver.solve(pos, stop)
+        f(guard.get_or_insert_with(|| Solver::new(self.config.clone())))
+    }
+
+    /// [`Solver::solve_for`] on this thread's solver.
+    pub(crate) fn solve_for(&self, board: &Board, attacker: Color, stop: &AtomicBool) -> Solution {
+        if stop.load(Ordering::Relaxed) {
+            return Solution::unknown();
+        }
+        self.with(|s| s.solve_for(board, attacker, stop))
     }
 }
 

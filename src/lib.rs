@@ -6,10 +6,12 @@
 //! Modules follow the data flow: [`geom`] and [`board`] (rules and the plain board) →
 //! [`notation`] (reading and writing positions) → [`kb`] (the build-time knowledge base) →
 //! [`model`] (the four position models behind one trait) → [`search`] (the double-threat
-//! solver).
+//! solver) → [`batch`], [`testsets`], [`bench`] (many positions, the paper's benchmark) and
+//! [`opening`], [`analyze`] (opening names, move-by-move analysis of a line).
 
 #![deny(missing_docs)]
 
+pub mod analyze;
 pub mod batch;
 pub mod bench;
 pub mod board;
@@ -18,6 +20,7 @@ pub mod geom;
 pub mod kb;
 pub mod model;
 pub mod notation;
+pub mod opening;
 pub mod report;
 pub mod search;
 pub mod testsets;

@@ -13,7 +13,7 @@ use std::time::Duration;
 /// Set by Ctrl-C: searches end with what is known so far.
 static STOP: AtomicBool = AtomicBool::new(false);
 
-/// The built-in example of the README: white to move, a double-threat win in 8 plies.
+/// The built-in example of the README: black to move, a double-threat win at depth 16.
 const EXAMPLE: &str = include_str!("../examples/positions/example.txt");
 
 #[derive(Parser)]
@@ -40,6 +40,10 @@ enum Command {
         #[command(subcommand)]
         command: KbCommand,
     },
+    /// DIF opening names (J10 plus white's first two stones, normalised under the 8 symmetries).
+    Name(NameArgs),
+    /// Move-by-move threat analysis of an opening line.
+    Analyze(AnalyzeArgs),
     /// Read a position in any supported format and write it back.
     Position {
         /// A stone list, diagram or SGF text, or the path of a file holding one; `-` reads stdin.
@@ -48,6 +52,53 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Diagram)]
         format: Format,
     },
+}
+
+#[derive(Args)]
+struct NameArgs {
+    /// A line (stone list or SGF; its first three stones are named), a name to normalise
+    /// (`X-J8`, `I9-J8`), or the path of a file of lines.
+    line: Option<String>,
+    /// Print `{"name", "short", "stones"}` as JSON.
+    #[arg(long)]
+    json: bool,
+    /// List every distinct white first move with both stones within this distance of J10.
+    #[arg(long, value_name = "DISTANCE", conflicts_with = "line")]
+    all: Option<usize>,
+    /// List the 26 named openings of the thesis (000 §2.2.1).
+    #[arg(long, conflicts_with_all = ["line", "all"])]
+    named: bool,
+}
+
+#[derive(Args)]
+struct AnalyzeArgs {
+    /// An opening line (stone list or SGF, or a file holding one per line; `-` reads stdin),
+    /// or a DIF name (`X-J8`). Without it, use --named.
+    line: Option<String>,
+    /// Analyse the 24 distinct named openings of the thesis (000 §2.2.1).
+    #[arg(long, conflicts_with = "line")]
+    named: bool,
+    /// Also find which moves of the side to move answer the opponent's threat.
+    #[arg(long)]
+    defenses: bool,
+    /// Candidate points for --defenses: empty points within this distance of a stone.
+    #[arg(long, default_value_t = 2)]
+    radius: usize,
+    /// Deepest search in plies (a multiple of 4).
+    #[arg(long, default_value_t = DEFAULT_DEPTH)]
+    depth: u32,
+    /// Stop each search after this many nodes (result `unknown`).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// One JSON object per move boundary (for several lines: one array per line).
+    #[arg(long)]
+    json: bool,
+    /// Write a board diagram per move boundary into DIR (last move and threat points marked).
+    #[arg(long, value_name = "DIR")]
+    svg: Option<PathBuf>,
+    /// Threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -209,6 +260,13 @@ enum Format {
 }
 
 fn main() {
+    // Output piped into `head` and closed early: end quietly, like other command-line tools,
+    // instead of panicking on the failed write.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     // First Ctrl-C: stop searching and report what is known; second: quit at once.
     let _ = ctrlc::set_handler(|| {
@@ -231,6 +289,8 @@ fn run(cli: Cli) -> Result<()> {
             ModelName::Cpbim => solve::<Cpbim>(&args),
         },
         Command::Testsets(args) => testsets(&args),
+        Command::Name(args) => name(&args),
+        Command::Analyze(args) => analyze(&args),
         Command::Bench(args) => bench(&args),
         Command::Kb { command } => match command {
             KbCommand::Stats { json } => kb_stats(json),
@@ -682,5 +742,239 @@ fn bench(args: &BenchArgs) -> Result<()> {
         report.write_figures(dir)?;
         eprintln!("wrote {}", dir.display());
     }
+    Ok(())
+}
+
+/// The lines of a text argument: a file or stdin gives one line per non-blank, non-comment
+/// line; anything else is one line.
+fn lines_arg(arg: &str) -> Result<Vec<String>> {
+    let is_source = arg == "-" || std::path::Path::new(arg).is_file();
+    let text = read_position_arg(arg)?;
+    if is_source && !text.trim_start().starts_with('(') {
+        Ok(text
+            .lines()
+            .filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty())
+            .map(str::to_string)
+            .collect())
+    } else {
+        Ok(vec![text])
+    }
+}
+
+/// A line's stones from a DIF name or a stone list / SGF.
+fn line_stones(text: &str) -> Result<Vec<cpbim::Point>> {
+    if let Ok(o) = cpbim::opening::parse_name(text) {
+        return Ok(o.stones().to_vec());
+    }
+    Ok(cpbim::notation::parse_line(text)?.stones().to_vec())
+}
+
+fn opening_json(o: &cpbim::opening::Opening) -> serde_json::Value {
+    serde_json::json!({"name": o.name(), "short": o.short(), "stones": o.stones()})
+}
+
+fn name(args: &NameArgs) -> Result<()> {
+    use cpbim::opening::{all_within, name_line, NAMED};
+    if let Some(reach) = args.all {
+        let all = all_within(reach);
+        if args.json {
+            let v: Vec<_> = all.iter().map(opening_json).collect();
+            println!("{}", serde_json::Value::Array(v));
+        } else {
+            println!(
+                "{} distinct white first moves with both stones within distance {reach} of J10:",
+                all.len()
+            );
+            for o in &all {
+                println!("{:<8} {}", o.short(), o.name());
+            }
+        }
+        return Ok(());
+    }
+    if args.named {
+        for n in NAMED {
+            let o = cpbim::opening::parse_name(n.short)?;
+            if args.json {
+                let mut v = opening_json(&o);
+                v["figure"] = n.figure.into();
+                v["printed"] = n.printed.into();
+                println!("{v}");
+            } else {
+                println!(
+                    "fig. {:<5} {:<7} {:<7} {}{}",
+                    n.figure,
+                    n.printed,
+                    o.short(),
+                    o.name(),
+                    if n.printed != n.short {
+                        format!("  (printed `{}`)", n.printed)
+                    } else {
+                        String::new()
+                    }
+                );
+            }
+        }
+        return Ok(());
+    }
+    let Some(arg) = &args.line else {
+        anyhow::bail!("give a line, a name, --all DISTANCE or --named");
+    };
+    let lines = lines_arg(arg)?;
+    let single = lines.len() == 1;
+    for text in &lines {
+        let named = line_stones(text).and_then(|s| Ok(name_line(&s)?));
+        match named {
+            Ok(o) if args.json => println!("{}", opening_json(&o)),
+            Ok(o) => println!("{:<8} {}", o.short(), o.name()),
+            Err(e) if single => return Err(e),
+            Err(e) if args.json => println!("{}", cpbim::report::error_json(&format!("{e:#}"))),
+            Err(e) => println!("error: {e:#}"),
+        }
+    }
+    Ok(())
+}
+
+fn analyze(args: &AnalyzeArgs) -> Result<()> {
+    use cpbim::analyze::{
+        analyze_line, board_svg, boundary_json, boundary_text, summary_header, summary_row,
+        AnalyzeConfig,
+    };
+    if args.depth % 4 != 0 {
+        anyhow::bail!("--depth {} is not a multiple of 4", args.depth);
+    }
+    let mut jobs: Vec<(String, Vec<cpbim::Point>)> = Vec::new();
+    if args.named {
+        for (o, figs) in cpbim::opening::named_openings() {
+            jobs.push((
+                format!("{} (fig. {})", o.short(), figs.join(", ")),
+                o.stones().to_vec(),
+            ));
+        }
+    } else {
+        let Some(arg) = &args.line else {
+            anyhow::bail!("give a line (stone list, SGF, DIF name or a file of lines) or --named");
+        };
+        let lines = lines_arg(arg)?;
+        let single = lines.len() == 1;
+        for (i, text) in lines.iter().enumerate() {
+            let stones = line_stones(text).with_context(|| {
+                if single {
+                    "reading the line".to_string()
+                } else {
+                    format!("line {}", i + 1)
+                }
+            })?;
+            let label = cpbim::opening::name_line(&stones)
+                .map(|o| format!("{}: {}", i + 1, o.short()))
+                .unwrap_or_else(|_| format!("{}", i + 1));
+            jobs.push((label, stones));
+        }
+    }
+    let cfg = AnalyzeConfig {
+        search: Config {
+            depth: args.depth,
+            max_nodes: args.nodes,
+            ..Config::default()
+        },
+        defenses: args.defenses,
+        radius: args.radius,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("starting threads")?;
+    if let Some(dir) = &args.svg {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} {msg} [{elapsed_precise}] {wide_bar} {pos}/{len} searches",
+        )
+        .expect("valid template"),
+    );
+    let batch = jobs.len() > 1;
+    let mut summary = Vec::new();
+    let start = std::time::Instant::now();
+    for (j, (label, stones)) in jobs.iter().enumerate() {
+        let progress = |p: cpbim::analyze::Progress| {
+            bar.set_length(p.searches as u64);
+            bar.set_position(p.searches_done as u64);
+            bar.set_message(format!(
+                "line {}/{}: boundary {}/{}",
+                j + 1,
+                jobs.len(),
+                p.boundaries_done,
+                p.boundaries
+            ));
+        };
+        let result = pool.install(|| analyze_line(stones, &cfg, &STOP, &progress))?;
+        bar.suspend(|| -> Result<()> {
+            if args.json {
+                for b in &result {
+                    let mut v = boundary_json(b);
+                    if batch {
+                        v["line"] = label.clone().into();
+                    }
+                    println!("{v}");
+                }
+            } else {
+                if batch {
+                    println!("== {label}");
+                }
+                for b in &result {
+                    print!("{}", boundary_text(b));
+                }
+            }
+            Ok(())
+        })?;
+        if let Some(dir) = &args.svg {
+            for b in &result {
+                let board = cpbim::Position::from_stones(&stones[..b.stones])?;
+                let threat: &[cpbim::Point] = b.threat.line.first().map_or(&[], |m| &m[..]);
+                let title = format!(
+                    "{} stones, {} to move; win: {} {}; threat: {} {}",
+                    b.stones,
+                    b.to_move,
+                    b.win.outcome.name(),
+                    b.win.depth,
+                    b.threat.outcome.name(),
+                    b.threat.depth
+                );
+                let file = if batch {
+                    dir.join(format!("line{:03}_{:03}.svg", j + 1, b.stones))
+                } else {
+                    dir.join(format!("boundary_{:03}.svg", b.stones))
+                };
+                std::fs::write(
+                    &file,
+                    board_svg(board.board(), &b.last_move, threat, &title),
+                )
+                .with_context(|| format!("writing {}", file.display()))?;
+            }
+        }
+        summary.push(summary_row(label, &result));
+        if STOP.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    bar.finish_and_clear();
+    if batch && !args.json {
+        println!("\n{}", summary_header());
+        for row in &summary {
+            println!("{row}");
+        }
+    }
+    eprintln!(
+        "analysed {} line(s) in {:.1} s with {} threads{}",
+        summary.len(),
+        start.elapsed().as_secs_f64(),
+        pool.current_num_threads(),
+        if STOP.load(Ordering::Relaxed) {
+            "; stopped by Ctrl-C (searches in flight answered unknown)"
+        } else {
+            ""
+        }
+    );
     Ok(())
 }

@@ -53,6 +53,9 @@ pub enum ParseError {
     /// SGF that ends too early.
     #[error("truncated SGF: {0}")]
     SgfTruncated(String),
+    /// A diagram where a line (stones in play order) is needed.
+    #[error("a diagram does not say in which order the stones were played: give the line as a stone list or SGF")]
+    NotALine,
 }
 
 /// Read a position in any of the supported formats.
@@ -62,6 +65,18 @@ pub fn parse_position(text: &str) -> Result<Position, ParseError> {
         parse_sgf(text)
     } else if strip_comments(text).contains('.') {
         parse_diagram(text)
+    } else {
+        parse_stone_list(text)
+    }
+}
+
+/// Read a line (stones in play order): a stone list or SGF, not a diagram.
+pub fn parse_line(text: &str) -> Result<Position, ParseError> {
+    let t = text.trim_start();
+    if t.starts_with('(') {
+        parse_sgf(text)
+    } else if strip_comments(text).contains('.') {
+        Err(ParseError::NotALine)
     } else {
         parse_stone_list(text)
     }

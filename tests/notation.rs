@@ -212,3 +212,18 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_line_is_not_a_diagram() {
+    let diagram = cpbim::Position::from_stones(&["J10".parse().unwrap()])
+        .unwrap()
+        .to_diagram();
+    assert_eq!(
+        cpbim::notation::parse_line(&diagram),
+        Err(cpbim::ParseError::NotALine)
+    );
+    let line = cpbim::notation::parse_line("J10 K11 I11").unwrap();
+    assert_eq!(line.to_stone_list(), "J10  K11 I11");
+    let sgf = cpbim::notation::parse_line("(;B[j10];W[k11i11])").unwrap();
+    assert_eq!(sgf, line);
+}

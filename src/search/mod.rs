@@ -33,7 +33,7 @@
 pub mod proof;
 pub mod tt;
 
-use crate::board::Position;
+use crate::board::{Board, Position};
 use crate::geom::{Color, Dir, Point, PointSet, POINTS};
 use crate::model::{blocking_pairs, common_points, cover_number, Model, Threat};
 use proof::{Defense, ProofNode};
@@ -203,30 +203,75 @@ impl<M: Model> Solver<M> {
 
     /// Solve `pos` for its side to move. `stop` ends the search early when set (Ctrl-C).
     pub fn solve(&mut self, pos: &Position, stop: &AtomicBool) -> Solution {
-        self.tt.new_search();
-        let start = Instant::now();
-        let attacker = pos.to_move();
-        let mut s = Searcher {
-            m: M::from_board(pos.board()),
+        self.solve_for(pos.board(), pos.to_move(), stop)
+    }
+
+    fn searcher<'s>(
+        tt: &'s mut TranspositionTable,
+        config: &Config,
+        board: &Board,
+        attacker: Color,
+        stop: &'s AtomicBool,
+        start: Instant,
+    ) -> Searcher<'s, M> {
+        Searcher {
+            m: M::from_board(board),
             a: attacker,
             d: attacker.opponent(),
-            tt: &mut self.tt,
-            ordering: self.config.ordering,
+            tt,
+            ordering: config.ordering,
             nodes: 1,
-            max_nodes: self.config.max_nodes.unwrap_or(u64::MAX),
-            deadline: self.config.max_time.map(|t| start + t),
+            max_nodes: config.max_nodes.unwrap_or(u64::MAX),
+            deadline: config.max_time.map(|t| start + t),
             stop,
             aborted: false,
             killers: vec![[None; 2]; 2 * POINTS],
             history: [[0; POINTS], [0; POINTS]],
             windows: Vec::new(),
-        };
+        }
+    }
+
+    /// Does `attacker` have a double-threat win on `board` within the depth limit? Cheaper than
+    /// [`Solver::solve_for`] when only yes or no matters: iterative deepening with the win
+    /// searches only (no exhaustion searches telling `none` from `nowin`). Returns `Win` with
+    /// its smallest depth, `Nowin` (no win within the limit, exhausted or not) or `Unknown`
+    /// with the deepest budget completed, and the nodes searched.
+    pub fn wins_within(
+        &mut self,
+        board: &Board,
+        attacker: Color,
+        stop: &AtomicBool,
+    ) -> (Outcome, u32, u64) {
+        self.tt.new_search();
+        let limit = (self.config.depth / 4 * 4).min(tt::MAX_BUDGET);
+        let start = Instant::now();
+        let mut s = Self::searcher(&mut self.tt, &self.config, board, attacker, stop, start);
+        if board.stones() == 0 {
+            return (Outcome::Nowin, limit, 1);
+        }
+        for budget in (0..=limit).step_by(4) {
+            match s.win_a(0, budget) {
+                Some(true) => return (Outcome::Win, budget, s.nodes),
+                Some(false) => {}
+                None => return (Outcome::Unknown, budget.saturating_sub(4), s.nodes),
+            }
+        }
+        (Outcome::Nowin, limit, s.nodes)
+    }
+
+    /// Solve `board` for `attacker`, whoever is to move by the stone counts: with the opponent
+    /// of the side to move, this answers "what if the side to move passed?" (the threat it must
+    /// answer). On the empty board nobody has a double threat (the first move is one stone).
+    pub fn solve_for(&mut self, board: &Board, attacker: Color, stop: &AtomicBool) -> Solution {
+        self.tt.new_search();
+        let start = Instant::now();
+        let mut s = Self::searcher(&mut self.tt, &self.config, board, attacker, stop, start);
         let limit = (self.config.depth / 4 * 4).min(tt::MAX_BUDGET);
         let mut outcome = Outcome::Nowin;
         let mut depth = limit;
         let mut completed = None;
         // The first move of the game places one stone: no pair to play, no double threat.
-        if pos.stones().is_empty() {
+        if board.stones() == 0 {
             outcome = Outcome::None;
             depth = 0;
         } else {

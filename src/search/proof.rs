@@ -58,3 +58,70 @@ impl ProofNode {
         }
     }
 }
+
+/// Does `node` prove a win for `a` in the position of `m` (under SPEC §4's rules)? Checked
+/// with the model's queries: every attack stone empty and in R, no defender live window and
+/// `thn ≥ 2` after it, the listed defences exactly cover every blocking pair (extra listed
+/// ones are ignored), every six completes six. Used to carry a known proof over to a position
+/// with more defender stones (`cpbim analyze --defenses`): if it still holds, the attacker
+/// still wins there, without a search. `m` is left as it was.
+pub fn proof_holds<M: crate::Model>(m: &mut M, a: crate::Color, node: &ProofNode) -> bool {
+    use crate::model::{blocking_pairs, candidate_set, cover_number};
+    let d = a.opponent();
+    match node {
+        ProofNode::Six { six } => {
+            if six.is_empty() || six.iter().any(|&p| !m.board().is_empty(p)) {
+                return false;
+            }
+            for &p in six {
+                m.make(p, a);
+            }
+            let ok = m.has_six(a);
+            for _ in six {
+                m.unmake();
+            }
+            ok
+        }
+        ProofNode::Attack { attack, defenses } => {
+            let [x, y] = *attack;
+            if x == y || !m.board().is_empty(x) || !m.board().is_empty(y) {
+                return false;
+            }
+            let r = candidate_set(m, a);
+            if !r.contains(x) || !r.contains(y) {
+                return false;
+            }
+            m.make(x, a);
+            m.make(y, a);
+            let mut windows = Vec::new();
+            m.live_windows(d, &mut windows);
+            let mut ok = windows.is_empty();
+            if ok {
+                m.live_windows(a, &mut windows);
+                ok = cover_number(&windows) >= 2;
+            }
+            if ok {
+                for (u, v) in blocking_pairs(&windows) {
+                    let Some(def) = defenses
+                        .iter()
+                        .find(|df| df.stones == [u, v] || df.stones == [v, u])
+                    else {
+                        ok = false;
+                        break;
+                    };
+                    m.make(u, d);
+                    m.make(v, d);
+                    ok = proof_holds(m, a, &def.next);
+                    m.unmake();
+                    m.unmake();
+                    if !ok {
+                        break;
+                    }
+                }
+            }
+            m.unmake();
+            m.unmake();
+            ok
+        }
+    }
+}

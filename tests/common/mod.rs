@@ -385,7 +385,16 @@ fn d_status(b: &mut Plain, a: u8, budget: u32, visits: &mut u64) -> Option<RefSt
 /// `(result, depth)` of SPEC §4 by iterative deepening up to `limit`, or None if the work
 /// budget (pairs examined) ran out.
 pub fn reference_solve(b: &Plain, limit: u32, visits: u64) -> Option<(&'static str, u32)> {
-    let a = b.to_move();
+    reference_solve_for(b, b.to_move(), limit, visits)
+}
+
+/// [`reference_solve`] with attacker `a` (1 black, 2 white), whoever is to move.
+pub fn reference_solve_for(
+    b: &Plain,
+    a: u8,
+    limit: u32,
+    visits: u64,
+) -> Option<(&'static str, u32)> {
     let mut b = b.clone();
     let mut visits = visits;
     if b.cells.iter().all(|&c| c == 0) {

@@ -1,0 +1,504 @@
+//! Move-by-move threat analysis of a line (`cpbim analyze`): at every move boundary, who is to
+//! move, the live windows and threat numbers of both sides, whether the side to move has a
+//! double-threat win, whether the opponent would have one if the side to move passed (the
+//! threat the move must answer), and optionally which moves answer it.
+
+use crate::batch::Solvers;
+use crate::board::{Board, Position};
+use crate::geom::{ByColor, Color, Point};
+use crate::search::proof::{proof_holds, ProofNode};
+use crate::search::{Config, Outcome, Solution};
+use crate::{Cpbim, Model};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+/// What to compute.
+#[derive(Clone, Debug)]
+pub struct AnalyzeConfig {
+    /// The search of every question (depth limit, node and time limits per search).
+    pub search: Config,
+    /// Also find the defences (pairs of stones of the side to move after which the opponent has
+    /// no double-threat win).
+    pub defenses: bool,
+    /// Candidate points for defences: empty points within this Chebyshev distance of a stone.
+    pub radius: usize,
+}
+
+impl Default for AnalyzeConfig {
+    fn default() -> Self {
+        AnalyzeConfig {
+            search: Config::default(),
+            defenses: false,
+            radius: 2,
+        }
+    }
+}
+
+/// The defences of one move boundary.
+#[derive(Clone, Debug, Default)]
+pub struct Defenses {
+    /// Candidate points (empty, within the radius of a stone).
+    pub points: usize,
+    /// Candidate moves: pairs of candidate points.
+    pub pairs: usize,
+    /// Pairs after which the opponent has no double-threat win within the depth limit.
+    pub holding: usize,
+    /// Pairs the limits left undecided.
+    pub unknown: usize,
+    /// Pairs shown not to hold by a known proof of the opponent's win that stays valid with
+    /// the pair on the board (no search needed).
+    pub carried: usize,
+    /// Nodes of the searches (the single-stone proofs and the pairs not carried).
+    pub nodes: u64,
+    /// Wall time of the defence search.
+    pub time: std::time::Duration,
+    /// The holding pairs, in point order.
+    pub moves: Vec<[Point; 2]>,
+    /// The points appearing in the most holding pairs, with their counts, most first (at most
+    /// 10).
+    pub key_points: Vec<(Point, usize)>,
+}
+
+/// The analysis of one move boundary.
+#[derive(Clone, Debug)]
+pub struct Boundary {
+    /// Stones on the board.
+    pub stones: usize,
+    /// The stones of the move that led here (empty at the start).
+    pub last_move: Vec<Point>,
+    /// The side to move.
+    pub to_move: Color,
+    /// Live windows (six points, ≥ 4 own stones, no opponent stone) of each side.
+    pub live_windows: ByColor<usize>,
+    /// Threat numbers of each side (capped at 3).
+    pub thn: ByColor<u8>,
+    /// The side to move's double-threat search.
+    pub win: Solution,
+    /// The opponent's double-threat search if the side to move passed.
+    pub threat: Solution,
+    /// With [`AnalyzeConfig::defenses`]: the moves that answer the threat.
+    pub defenses: Option<Defenses>,
+}
+
+/// Progress of an analysis: boundaries finished, and searches done of those known so far.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// Boundaries finished.
+    pub boundaries_done: usize,
+    /// Boundaries in the line.
+    pub boundaries: usize,
+    /// Searches done.
+    pub searches_done: usize,
+    /// Searches known so far (grows when a boundary's defences are enumerated).
+    pub searches: usize,
+}
+
+/// The move boundaries of a line of `n` stones after black's first stone: 1, 3, 5, …
+pub fn boundaries(n: usize) -> impl Iterator<Item = usize> {
+    (1..=n).step_by(2)
+}
+
+/// Empty points within Chebyshev distance `radius` of a stone.
+pub fn candidate_points(board: &Board, radius: usize) -> Vec<Point> {
+    let stones: Vec<Point> = board.iter().map(|s| s.0).collect();
+    Point::all()
+        .filter(|&p| board.is_empty(p) && stones.iter().any(|&s| s.distance(p) <= radius))
+        .collect()
+}
+
+/// Analyse every move boundary of `stones` (a legal line: black's first stone, then two per
+/// move; it may end inside a move, the partial move is ignored). `progress` is called after
+/// every search.
+pub fn analyze_line(
+    stones: &[Point],
+    cfg: &AnalyzeConfig,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Vec<Boundary>, crate::PositionError> {
+    let ends: Vec<usize> = boundaries(stones.len()).collect();
+    let positions: Vec<Position> = ends
+        .iter()
+        .map(|&n| Position::from_stones(&stones[..n]))
+        .collect::<Result<_, _>>()?;
+    let solvers = Solvers::<Cpbim>::new(&cfg.search);
+    let provers = Solvers::<Cpbim>::new(&Config {
+        proof: true,
+        ..cfg.search.clone()
+    });
+    let done = AtomicUsize::new(0);
+    let known = AtomicUsize::new(2 * positions.len());
+    let finished = AtomicUsize::new(0);
+    let tick = || {
+        progress(Progress {
+            boundaries_done: finished.load(Ordering::Relaxed),
+            boundaries: positions.len(),
+            searches_done: done.fetch_add(1, Ordering::Relaxed) + 1,
+            searches: known.load(Ordering::Relaxed),
+        })
+    };
+    // The two questions of every boundary, in parallel.
+    let questions: Vec<(usize, Color)> = (0..positions.len())
+        .flat_map(|i| {
+            let c = positions[i].to_move();
+            [(i, c), (i, c.opponent())]
+        })
+        .collect();
+    let answers: Vec<Solution> = questions
+        .par_iter()
+        .map(|&(i, attacker)| {
+            let s = solvers.solve_for(positions[i].board(), attacker, stop);
+            tick();
+            s
+        })
+        .collect();
+    let mut out = Vec::with_capacity(positions.len());
+    for (i, pos) in positions.iter().enumerate() {
+        let board = pos.board();
+        let model = Cpbim::from_board(board);
+        let mut windows = Vec::new();
+        let live_windows = ByColor::new(|c| {
+            model.live_windows(c, &mut windows);
+            windows.len()
+        });
+        let thn = ByColor::new(|c| model.thn(c));
+        let threat = answers[2 * i + 1].clone();
+        let defenses = cfg.defenses.then(|| {
+            defenses(
+                board,
+                pos.to_move(),
+                cfg.radius,
+                &solvers,
+                &provers,
+                stop,
+                &known,
+                &tick,
+            )
+        });
+        finished.fetch_add(1, Ordering::Relaxed);
+        let n = ends[i];
+        out.push(Boundary {
+            stones: n,
+            last_move: stones[if n == 1 { 0 } else { n - 2 }..n].to_vec(),
+            to_move: pos.to_move(),
+            live_windows,
+            thn,
+            win: answers[2 * i].clone(),
+            threat,
+            defenses,
+        });
+    }
+    Ok(out)
+}
+
+/// The pairs of `side` (to move on `board`) after which the opponent has no double-threat win
+/// within the depth limit. Every pair of candidate points is decided on its own: either a known
+/// proof of the opponent's win is checked to stay valid with the pair on the board, or the pair
+/// is searched. Nothing is inferred from other pairs (with the search's candidate rules, "one
+/// more stone never helps the opponent" holds in practice but is not a theorem).
+#[allow(clippy::too_many_arguments)]
+fn defenses(
+    board: &Board,
+    side: Color,
+    radius: usize,
+    solvers: &Solvers<Cpbim>,
+    provers: &Solvers<Cpbim>,
+    stop: &AtomicBool,
+    known: &AtomicUsize,
+    tick: &(dyn Fn() + Sync),
+) -> Defenses {
+    let points = candidate_points(board, radius);
+    let pairs: Vec<[Point; 2]> = points
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &a)| points[i + 1..].iter().map(move |&b| [a, b]))
+        .collect();
+    let mut d = Defenses {
+        points: points.len(),
+        pairs: pairs.len(),
+        ..Defenses::default()
+    };
+    let t0 = std::time::Instant::now();
+    known.fetch_add(pairs.len() + points.len() + 1, Ordering::Relaxed);
+    let opponent = side.opponent();
+    // Proofs of the opponent's wins carried over: a pair of stones that leaves a known proof
+    // valid (checked on the position with the pair, under the search's rules) does not hold,
+    // without a search. The known proofs: the opponent's win if `side` passed, and its win
+    // after each single candidate stone of `side`.
+    let with_stones = |stones: &[Point]| {
+        let mut after = board.clone();
+        for &p in stones {
+            after.set(p, Some(side));
+        }
+        after
+    };
+    let proof_nodes = AtomicUsize::new(0);
+    let proof_of = |stones: &[Point]| {
+        let s = provers.solve_for(&with_stones(stones), opponent, stop);
+        proof_nodes.fetch_add(s.nodes as usize, Ordering::Relaxed);
+        tick();
+        s.proof
+    };
+    let threat_proof = proof_of(&[]);
+    let single: Vec<Option<ProofNode>> = points.par_iter().map(|&p| proof_of(&[p])).collect();
+    let index = |p: Point| {
+        points
+            .binary_search(&p)
+            .expect("pairs are of candidate points")
+    };
+    let carried = AtomicUsize::new(0);
+    let results: Vec<(Outcome, u32, u64)> = pairs
+        .par_iter()
+        .map(|&[a, b]| {
+            let after = with_stones(&[a, b]);
+            let mut m = Cpbim::from_board(&after);
+            let known = [&single[index(a)], &single[index(b)], &threat_proof];
+            let still = known.iter().any(|pr| {
+                pr.as_ref()
+                    .is_some_and(|pr| proof_holds(&mut m, opponent, pr))
+            });
+            let r = if still {
+                carried.fetch_add(1, Ordering::Relaxed);
+                (Outcome::Win, 0, 0)
+            } else {
+                solvers.wins_within(&after, opponent, stop)
+            };
+            tick();
+            r
+        })
+        .collect();
+    d.carried = carried.load(Ordering::Relaxed);
+    d.nodes = results.iter().map(|r| r.2).sum::<u64>() + proof_nodes.load(Ordering::Relaxed) as u64;
+    d.time = t0.elapsed();
+    let results: Vec<Outcome> = results.iter().map(|r| r.0).collect();
+    let mut count = vec![0usize; crate::geom::POINTS];
+    for (pair, outcome) in pairs.iter().zip(results) {
+        match outcome {
+            Outcome::Win => {}
+            Outcome::Unknown => d.unknown += 1,
+            Outcome::None | Outcome::Nowin => {
+                d.holding += 1;
+                d.moves.push(*pair);
+                count[pair[0].index()] += 1;
+                count[pair[1].index()] += 1;
+            }
+        }
+    }
+    let mut keys: Vec<(Point, usize)> = points
+        .iter()
+        .map(|&p| (p, count[p.index()]))
+        .filter(|&(_, c)| c > 0)
+        .collect();
+    keys.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    keys.truncate(10);
+    d.key_points = keys;
+    d
+}
+
+fn points_text(ps: &[Point]) -> String {
+    ps.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The JSON object of one boundary: `{"stones", "to_move", "last_move", "live_windows",
+/// "thn", "win", "threat"}` and, when computed, `"defenses"`. `win` and `threat` are the
+/// objects of `cpbim solve --json`.
+pub fn boundary_json(b: &Boundary) -> serde_json::Value {
+    use crate::report::solution_json;
+    use serde_json::json;
+    let mut v = json!({
+        "stones": b.stones,
+        "to_move": b.to_move.name(),
+        "last_move": b.last_move,
+        "live_windows": {"black": b.live_windows.black, "white": b.live_windows.white},
+        "thn": {"black": b.thn.black, "white": b.thn.white},
+        "win": solution_json(&b.win),
+        "threat": solution_json(&b.threat),
+    });
+    if let Some(d) = &b.defenses {
+        v["defenses"] = json!({
+            "points": d.points,
+            "pairs": d.pairs,
+            "holding": d.holding,
+            "unknown": d.unknown,
+            "carried": d.carried,
+            "nodes": d.nodes,
+            "time_ms": (d.time.as_secs_f64() * 1e6).round() / 1e3,
+            "key_points": d.key_points.iter().map(|(p, n)| json!([p, n])).collect::<Vec<_>>(),
+            "moves": d.moves,
+        });
+    }
+    v
+}
+
+/// A few lines of text for one boundary.
+pub fn boundary_text(b: &Boundary) -> String {
+    use crate::report::solution_text;
+    let mut s = format!(
+        "{:>3} stones  {} to move  (last: {})  live windows B {} W {}, thn B {} W {}\n",
+        b.stones,
+        b.to_move,
+        points_text(&b.last_move),
+        b.live_windows.black,
+        b.live_windows.white,
+        b.thn.black,
+        b.thn.white
+    );
+    s += &format!("      {} wins?     {}\n", b.to_move, solution_text(&b.win));
+    s += &format!(
+        "      {} threat?  {}\n",
+        b.to_move.opponent(),
+        solution_text(&b.threat)
+    );
+    if let Some(d) = &b.defenses {
+        s += &format!(
+            "      defences: {} of {} moves hold ({} candidate points, {} refuted by a known proof, {:.2} s{})",
+            d.holding,
+            d.pairs,
+            d.points,
+            d.carried,
+            d.time.as_secs_f64(),
+            if d.unknown > 0 {
+                format!(", {} undecided", d.unknown)
+            } else {
+                String::new()
+            }
+        );
+        if d.holding > 0 && d.holding < d.pairs {
+            let keys: Vec<String> = d
+                .key_points
+                .iter()
+                .map(|(p, n)| format!("{p} ({n})"))
+                .collect();
+            s += &format!("; most used points: {}", keys.join(" "));
+            if d.moves.len() <= 12 {
+                let moves: Vec<String> = d.moves.iter().map(|m| points_text(m)).collect();
+                s += &format!("; moves: {}", moves.join(", "));
+            }
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// One summary row for a whole line: at its last boundary the side to move, its search, the
+/// opponent's threat and (when computed) how many moves hold; along the line the first
+/// boundary where the side to move has a win and the boundaries where it faces a threat.
+pub fn summary_row(label: &str, bs: &[Boundary]) -> String {
+    let res = |s: &Solution| format!("{} {}", s.outcome.name(), s.depth);
+    let Some(last) = bs.last() else {
+        return format!("{label:<24} (no boundary)");
+    };
+    let first_win = bs
+        .iter()
+        .find(|b| b.win.outcome == Outcome::Win)
+        .map(|b| format!("{}@{}", b.to_move, b.stones))
+        .unwrap_or_else(|| "-".into());
+    let threats: Vec<String> = bs
+        .iter()
+        .filter(|b| b.threat.outcome == Outcome::Win)
+        .map(|b| b.stones.to_string())
+        .collect();
+    let holding = last
+        .defenses
+        .as_ref()
+        .map_or("-".to_string(), |d| format!("{}/{}", d.holding, d.pairs));
+    format!(
+        "{:<24} {:>6} {:<6} {:<9} {:<9} {:>11} {:<12} {}",
+        label,
+        last.stones,
+        last.to_move.name(),
+        res(&last.win),
+        res(&last.threat),
+        holding,
+        first_win,
+        if threats.is_empty() {
+            "-".to_string()
+        } else {
+            threats.join(" ")
+        }
+    )
+}
+
+/// The header of [`summary_row`]'s table.
+pub fn summary_header() -> String {
+    format!(
+        "{:<24} {:>6} {:<6} {:<9} {:<9} {:>11} {:<12} {}\n{:<24} {:>6} {:<6} {:<9} {:<9} {:>11} {:<12} {}",
+        "line", "stones", "to", "wins?", "threat?", "defences", "first win", "threats faced at",
+        "", "(end)", "move", "(end)", "(end)", "hold/moves", "side@stones", "(stones)"
+    )
+}
+
+/// An SVG board diagram of `pos`: stones, the last move ringed in red, and the points of the
+/// opponent's threat (its first attack if the side to move passed) marked with blue crosses.
+pub fn board_svg(board: &Board, last: &[Point], threat: &[Point], title: &str) -> String {
+    use crate::geom::SIZE;
+    const CELL: usize = 28;
+    const MARGIN: usize = 36;
+    let size = MARGIN * 2 + CELL * (SIZE - 1);
+    let xy = |p: Point| {
+        (
+            MARGIN + CELL * p.col(),
+            MARGIN + CELL * (SIZE - 1 - p.row()),
+        )
+    };
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size}\" height=\"{h}\" viewBox=\"0 0 {size} {h}\" font-family=\"sans-serif\">\n\
+<rect width=\"{size}\" height=\"{h}\" fill=\"#e8c07a\"/>\n<text x=\"{MARGIN}\" y=\"{ty}\" font-size=\"14\">{title}</text>\n",
+        h = size + 20,
+        ty = size + 12,
+        title = title.replace('&', "&amp;").replace('<', "&lt;"),
+    );
+    for i in 0..SIZE {
+        let a = MARGIN + CELL * i;
+        let end = MARGIN + CELL * (SIZE - 1);
+        s += &format!(
+            "<line x1=\"{a}\" y1=\"{MARGIN}\" x2=\"{a}\" y2=\"{end}\" stroke=\"#333\"/>\
+<line x1=\"{MARGIN}\" y1=\"{a}\" x2=\"{end}\" y2=\"{a}\" stroke=\"#333\"/>\n"
+        );
+        let letter = (b'A' + i as u8) as char;
+        s += &format!(
+            "<text x=\"{a}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">{letter}</text>\
+<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"end\">{}</text>\n",
+            MARGIN - 16,
+            MARGIN - 12,
+            a + 4,
+            SIZE - i
+        );
+    }
+    for (p, c) in board.iter() {
+        let (x, y) = xy(p);
+        let (fill, stroke) = match c {
+            Color::Black => ("#111", "#000"),
+            Color::White => ("#fafafa", "#333"),
+        };
+        s += &format!(
+            "<circle cx=\"{x}\" cy=\"{y}\" r=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\"/>\n",
+            CELL / 2 - 2
+        );
+    }
+    for &p in last {
+        let (x, y) = xy(p);
+        s += &format!(
+            "<circle cx=\"{x}\" cy=\"{y}\" r=\"5\" fill=\"none\" stroke=\"#d00\" stroke-width=\"2.5\"/>\n"
+        );
+    }
+    for &p in threat {
+        let (x, y) = xy(p);
+        let d = 7;
+        s += &format!(
+            "<path d=\"M{} {} L{} {} M{} {} L{} {}\" stroke=\"#06c\" stroke-width=\"3\"/>\n",
+            x - d,
+            y - d,
+            x + d,
+            y + d,
+            x - d,
+            y + d,
+            x + d,
+            y - d
+        );
+    }
+    s += "</svg>\n";
+    s
+}
