@@ -450,12 +450,9 @@ fn solve<M: Model>(args: &SolveArgs) -> Result<()> {
         .num_threads(args.threads.unwrap_or(0))
         .build()
         .context("starting threads")?;
-    let bar = indicatif::ProgressBar::new(lines.len() as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} solving {pos}/{len} [{elapsed_precise}, ~{eta} left] {wide_bar}",
-        )
-        .expect("valid template"),
+    let bar = progress_bar(
+        lines.len() as u64,
+        "{spinner} solving {pos}/{len} [{elapsed_precise}, ~{eta} left] {wide_bar}",
     );
     let start = std::time::Instant::now();
     let (mut wins, mut errors, mut count) = (0, 0, 0);
@@ -620,12 +617,9 @@ fn bench_rewound(
     let mut models = args.models.clone();
     models.sort_by_key(|m| *m as u8);
     models.dedup();
-    let bar = indicatif::ProgressBar::new((positions.len() * models.len()) as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} {msg} {pos}/{len} [{elapsed_precise}, ~{eta} left] {wide_bar}",
-        )
-        .expect("valid template"),
+    let bar = progress_bar(
+        (positions.len() * models.len()) as u64,
+        "{spinner} {msg} {pos}/{len} [{elapsed_precise}, ~{eta} left] {wide_bar}",
     );
     let mut runs = Vec::new();
     for m in models {
@@ -684,12 +678,9 @@ fn bench(args: &BenchArgs) -> Result<()> {
     let mut models = args.models.clone();
     models.sort_by_key(|m| *m as u8);
     models.dedup();
-    let bar = indicatif::ProgressBar::new((positions * models.len()) as u64);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} {msg} {pos}/{len} [{elapsed_precise}, ~{eta} left] {wide_bar}",
-        )
-        .expect("valid template"),
+    let bar = progress_bar(
+        (positions * models.len()) as u64,
+        "{spinner} {msg} {pos}/{len} [{elapsed_precise}, ~{eta} left] {wide_bar}",
     );
     let start = std::time::Instant::now();
     let mut runs = Vec::new();
@@ -886,12 +877,9 @@ fn analyze(args: &AnalyzeArgs) -> Result<()> {
     if let Some(dir) = &args.svg {
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
-    let bar = indicatif::ProgressBar::new(0);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} {msg} [{elapsed_precise}] {wide_bar} {pos}/{len} searches",
-        )
-        .expect("valid template"),
+    let bar = progress_bar(
+        0,
+        "{spinner} {msg} [{elapsed_precise}] {wide_bar} {pos}/{len} searches",
     );
     let batch = jobs.len() > 1;
     let mut summary = Vec::new();
@@ -977,4 +965,11 @@ fn analyze(args: &AnalyzeArgs) -> Result<()> {
         }
     );
     Ok(())
+}
+
+/// A progress bar on stderr of `len` steps drawn with `template` (indicatif's syntax).
+fn progress_bar(len: u64, template: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(indicatif::ProgressStyle::with_template(template).expect("valid template"));
+    bar
 }

@@ -11,6 +11,7 @@ use super::{cover_number, Model, Threat};
 use crate::board::Board;
 use crate::geom::{Color, Dir, Point, PointSet, GAMMA, GEOMETRY, K, LINES, POINTS};
 use crate::kb::{self, ConnType};
+use crate::model::Played;
 use crate::zobrist;
 use cpbim_kb::{bits, classify_direct, point_type as upgrade_type, shape_index, window_stats};
 use std::cell::{Cell, RefCell};
@@ -704,12 +705,10 @@ fn check_effect_bounds(frame: &Frame, state: &ConnState) {
 /// board; the whole connection-based position (all 92 lines, both colours) is rebuilt from the
 /// board before the first query after a change. No delta stack.
 pub struct Rebuilt<S: TypeSource> {
-    board: Board,
+    played: Played,
     state: RefCell<ConnState>,
     /// The board changed since `state` was built.
     stale: Cell<bool>,
-    zobrist: u64,
-    history: Vec<Point>,
     _source: PhantomData<S>,
 }
 
@@ -720,7 +719,7 @@ pub type Cpbm = Rebuilt<KnowledgeBase>;
 impl<S: TypeSource> Rebuilt<S> {
     fn state(&self) -> std::cell::Ref<'_, ConnState> {
         if self.stale.get() {
-            *self.state.borrow_mut() = ConnState::build::<S>(&self.board);
+            *self.state.borrow_mut() = ConnState::build::<S>(&self.played.board);
             self.stale.set(false);
         }
         self.state.borrow()
@@ -732,37 +731,29 @@ impl<S: TypeSource> Model for Rebuilt<S> {
 
     fn from_board(board: &Board) -> Self {
         Rebuilt {
-            board: board.clone(),
+            played: Played::new(board),
             state: RefCell::new(ConnState::build::<S>(board)),
             stale: Cell::new(false),
-            zobrist: zobrist::board_key(board),
-            history: Vec::with_capacity(POINTS),
             _source: PhantomData,
         }
     }
 
     fn board(&self) -> &Board {
-        &self.board
+        &self.played.board
     }
 
     fn make(&mut self, p: Point, c: Color) {
-        debug_assert!(self.board.is_empty(p), "make on occupied {p}");
-        self.board.set(p, Some(c));
-        self.zobrist ^= zobrist::key(c, p);
-        self.history.push(p);
+        self.played.make(p, c);
         self.stale.set(true);
     }
 
     fn unmake(&mut self) {
-        let p = self.history.pop().expect("unmake without make");
-        let c = self.board.get(p).expect("a stone to take back");
-        self.board.set(p, None);
-        self.zobrist ^= zobrist::key(c, p);
+        self.played.unmake();
         self.stale.set(true);
     }
 
     fn zobrist(&self) -> u64 {
-        self.zobrist
+        self.played.zobrist
     }
 
     fn has_six(&self, c: Color) -> bool {
@@ -786,12 +777,12 @@ impl<S: TypeSource> Model for Rebuilt<S> {
     }
 
     fn threats_if_played(&self, p: Point, c: Color, dir: Dir) -> u8 {
-        debug_assert!(self.board.is_empty(p));
+        debug_assert!(self.played.board.is_empty(p));
         self.state().threats_if_played::<S>(p, c, dir)
     }
 
     fn point_type(&self, p: Point, c: Color, dir: Dir) -> ConnType {
-        self.state().point_type::<S>(&self.board, p, c, dir)
+        self.state().point_type::<S>(&self.played.board, p, c, dir)
     }
 }
 

@@ -195,6 +195,41 @@ pub fn candidate_set<M: Model>(m: &M, a: Color) -> PointSet {
     m.candidates(a, 2).union(&m.blockers(a.opponent()))
 }
 
+/// A board with its Zobrist key and the stones played on it: the whole state of the models that
+/// keep nothing else up to date stone by stone (Raw, and CPBM between rebuilds).
+#[derive(Clone)]
+pub(crate) struct Played {
+    /// The board.
+    pub(crate) board: Board,
+    /// Its Zobrist key.
+    pub(crate) zobrist: u64,
+    history: Vec<Point>,
+}
+
+impl Played {
+    pub(crate) fn new(board: &Board) -> Self {
+        Played {
+            board: board.clone(),
+            zobrist: crate::zobrist::board_key(board),
+            history: Vec::with_capacity(crate::geom::POINTS),
+        }
+    }
+
+    pub(crate) fn make(&mut self, p: Point, c: Color) {
+        debug_assert!(self.board.is_empty(p), "make on occupied {p}");
+        self.board.set(p, Some(c));
+        self.zobrist ^= crate::zobrist::key(c, p);
+        self.history.push(p);
+    }
+
+    pub(crate) fn unmake(&mut self) {
+        let p = self.history.pop().expect("unmake without make");
+        let c = self.board.get(p).expect("a stone to take back");
+        self.board.set(p, None);
+        self.zobrist ^= crate::zobrist::key(c, p);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,17 +3,15 @@
 
 use super::{Model, Threat};
 use crate::board::Board;
-use crate::geom::{Color, Dir, Point, PointSet, GEOMETRY, K, POINTS};
+use crate::geom::{Color, Dir, Point, PointSet, GEOMETRY, K};
 use crate::kb::ConnType;
-use crate::zobrist;
+use crate::model::Played;
 use cpbim_kb::{classify_direct, point_type as upgrade_type, window_stats};
 
 /// The board as an intersection array; no knowledge base, no incremental state.
 #[derive(Clone)]
 pub struct Raw {
-    board: Board,
-    zobrist: u64,
-    history: Vec<Point>,
+    played: Played,
 }
 
 impl Raw {
@@ -28,7 +26,7 @@ impl Raw {
                 let mut n = 0;
                 let mut blocked = false;
                 for &p in w {
-                    match self.board.get(p) {
+                    match self.played.board.get(p) {
                         Some(s) if s == c => own += 1,
                         Some(_) => {
                             blocked = true;
@@ -55,7 +53,7 @@ impl Raw {
         let slot = GEOMETRY.slot(p, dir)?;
         let line = &GEOMETRY.lines[slot.line as usize];
         let pts = &line.points[..line.len as usize];
-        let free = |i: usize| self.board.get(pts[i]) != Some(c.opponent());
+        let free = |i: usize| self.played.board.get(pts[i]) != Some(c.opponent());
         let i = slot.offset as usize;
         let mut a = i;
         while a > 0 && free(a - 1) {
@@ -70,7 +68,7 @@ impl Raw {
             return None;
         }
         let f = (a..=b)
-            .filter(|&j| self.board.get(pts[j]) == Some(c))
+            .filter(|&j| self.played.board.get(pts[j]) == Some(c))
             .fold(0u32, |f, j| f | 1 << (j - a));
         Some((len as u32, f, (i - a) as u32))
     }
@@ -81,32 +79,24 @@ impl Model for Raw {
 
     fn from_board(board: &Board) -> Self {
         Raw {
-            board: board.clone(),
-            zobrist: zobrist::board_key(board),
-            history: Vec::with_capacity(POINTS),
+            played: Played::new(board),
         }
     }
 
     fn board(&self) -> &Board {
-        &self.board
+        &self.played.board
     }
 
     fn make(&mut self, p: Point, c: Color) {
-        debug_assert!(self.board.is_empty(p), "make on occupied {p}");
-        self.board.set(p, Some(c));
-        self.zobrist ^= zobrist::key(c, p);
-        self.history.push(p);
+        self.played.make(p, c);
     }
 
     fn unmake(&mut self) {
-        let p = self.history.pop().expect("unmake without make");
-        let c = self.board.get(p).expect("a stone to take back");
-        self.board.set(p, None);
-        self.zobrist ^= zobrist::key(c, p);
+        self.played.unmake();
     }
 
     fn zobrist(&self) -> u64 {
-        self.zobrist
+        self.played.zobrist
     }
 
     fn has_six(&self, c: Color) -> bool {
@@ -154,7 +144,7 @@ impl Model for Raw {
     }
 
     fn point_type(&self, p: Point, c: Color, dir: Dir) -> ConnType {
-        if !self.board.is_empty(p) {
+        if !self.played.board.is_empty(p) {
             return ConnType::O;
         }
         let Some((len, f, i)) = self.connection_through(p, c, dir) else {
