@@ -17,7 +17,7 @@ use crate::board::Position;
 use crate::games::Game;
 use crate::search::{Config, Outcome};
 use crate::{zobrist, Model};
-use std::collections::HashSet;
+use fxhash::FxHashSet;
 use std::sync::atomic::AtomicBool;
 
 /// One subset: its name, the outcome and depth its positions have.
@@ -213,7 +213,7 @@ pub fn generate<M: Model>(
         sets: vec![Vec::new(); SUBSETS.len()],
         ..Generated::default()
     };
-    let mut seen = HashSet::new();
+    let mut seen = FxHashSet::default();
     let order = shuffled(games, cfg.seed);
     let mut pending: Vec<(u32, usize, Position)> = Vec::new();
     let flush = |pending: &mut Vec<(u32, usize, Position)>, out: &mut Generated| {
