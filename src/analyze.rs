@@ -6,6 +6,7 @@
 use crate::batch::Solvers;
 use crate::board::{Board, Position};
 use crate::geom::{ByColor, Color, Point};
+use crate::record::{Record, Win};
 use crate::search::proof::{proof_holds, ProofNode};
 use crate::search::{Config, Outcome, Solution};
 use crate::{Cpbim, Model};
@@ -34,9 +35,13 @@ impl Default for AnalyzeConfig {
     }
 }
 
-/// The defences of one move boundary.
+/// The defences of one move boundary. They are looked for only when the opponent has a
+/// threat (its search if the side to move passed did not end `none` or `nowin`); otherwise
+/// `needed` is false and nothing is counted.
 #[derive(Clone, Debug, Default)]
 pub struct Defenses {
+    /// Was there a threat to answer?
+    pub needed: bool,
     /// Candidate points (empty, within the radius of a stone).
     pub points: usize,
     /// Candidate moves: pairs of candidate points.
@@ -96,6 +101,39 @@ pub struct Progress {
 /// The move boundaries of a line of `n` stones after black's first stone: 1, 3, 5, …
 pub fn boundaries(n: usize) -> impl Iterator<Item = usize> {
     (1..=n).step_by(2)
+}
+
+/// The analysis of a game: every move boundary, and how the game ended if it did.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Every move boundary after black's first stone, up to the last one before the end.
+    pub boundaries: Vec<Boundary>,
+    /// How a finished game ended: the winning move and its six.
+    pub end: Option<Win>,
+    /// Stones of the whole game.
+    pub stones: usize,
+}
+
+/// Analyse every move boundary of a game ([`analyze_line`]); a finished game is analysed up to
+/// the position its winning move was played from, and its end is reported.
+pub fn analyze_record(
+    record: &Record,
+    cfg: &AnalyzeConfig,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Analysis, crate::notation::ParseError> {
+    if !record.ordered() {
+        return Err(crate::notation::ParseError::NotALine);
+    }
+    let played = record
+        .before_end()
+        .map_or(record.stones().len(), |p| p.stones().len());
+    let boundaries = analyze_line(&record.stones()[..played], cfg, stop, progress)?;
+    Ok(Analysis {
+        boundaries,
+        end: record.win().cloned(),
+        stones: record.stones().len(),
+    })
 }
 
 /// Empty points within Chebyshev distance `radius` of a stone.
@@ -162,7 +200,14 @@ pub fn analyze_line(
         });
         let thn = ByColor::new(|c| model.thn(c));
         let threat = answers[2 * i + 1].clone();
+        let needed = !matches!(threat.outcome, Outcome::None | Outcome::Nowin);
         let defenses = cfg.defenses.then(|| {
+            if !needed || stop.load(Ordering::Relaxed) {
+                return Defenses {
+                    needed,
+                    ..Defenses::default()
+                };
+            }
             defenses(
                 board,
                 pos.to_move(),
@@ -213,6 +258,7 @@ fn defenses(
         .flat_map(|(i, &a)| points[i + 1..].iter().map(move |&b| [a, b]))
         .collect();
     let mut d = Defenses {
+        needed: true,
         points: points.len(),
         pairs: pairs.len(),
         ..Defenses::default()
@@ -249,6 +295,9 @@ fn defenses(
     let results: Vec<(Outcome, u32, u64)> = pairs
         .par_iter()
         .map(|&[a, b]| {
+            if stop.load(Ordering::Relaxed) {
+                return (Outcome::Unknown, 0, 0);
+            }
             let after = with_stones(&[a, b]);
             let mut m = Cpbim::from_board(&after);
             let known = [&single[index(a)], &single[index(b)], &threat_proof];
@@ -316,8 +365,11 @@ pub fn boundary_json(b: &Boundary) -> serde_json::Value {
         "win": solution_json(&b.win),
         "threat": solution_json(&b.threat),
     });
-    if let Some(d) = &b.defenses {
+    if b.defenses.as_ref().is_some_and(|d| !d.needed) {
+        v["defenses"] = json!({ "needed": false });
+    } else if let Some(d) = &b.defenses {
         v["defenses"] = json!({
+            "needed": true,
             "points": d.points,
             "pairs": d.pairs,
             "holding": d.holding,
@@ -351,7 +403,9 @@ pub fn boundary_text(b: &Boundary) -> String {
         b.to_move.opponent(),
         solution_text(&b.threat)
     );
-    if let Some(d) = &b.defenses {
+    if b.defenses.as_ref().is_some_and(|d| !d.needed) {
+        s += "      defences: not needed, no threat to answer\n";
+    } else if let Some(d) = &b.defenses {
         s += &format!(
             "      defences: {} of {} moves hold ({} candidate points, {} refuted by a known proof, {:.2} s{})",
             d.holding,
@@ -382,11 +436,40 @@ pub fn boundary_text(b: &Boundary) -> String {
     s
 }
 
+/// The JSON object of a finished game's end: the finished answer of `cpbim solve --json` with
+/// the game's stone count, `{"stones", "result": "finished", "winner", "six", "last_move"}`.
+pub fn end_json(a: &Analysis) -> Option<serde_json::Value> {
+    let w = a.end.as_ref()?;
+    let mut v = serde_json::json!({ "stones": a.stones });
+    if let (Some(obj), serde_json::Value::Object(end)) =
+        (v.as_object_mut(), crate::report::finished_json(w))
+    {
+        obj.extend(end);
+    }
+    Some(v)
+}
+
+/// A line of text for a finished game's end.
+pub fn end_text(a: &Analysis) -> Option<String> {
+    let w = a.end.as_ref()?;
+    Some(format!(
+        "{:>3} stones  game over: {}\n",
+        a.stones,
+        crate::report::win_text(w)
+    ))
+}
+
 /// One summary row for a whole line: at its last boundary the side to move, its search, the
 /// opponent's threat and (when computed) how many moves hold; along the line the first
-/// boundary where the side to move has a win and the boundaries where it faces a threat.
-pub fn summary_row(label: &str, bs: &[Boundary]) -> String {
+/// boundary where the side to move has a win and the boundaries where it faces a threat; the
+/// winner of a finished game and its stone count.
+pub fn summary_row(label: &str, a: &Analysis) -> String {
+    let bs = &a.boundaries;
     let res = |s: &Solution| format!("{} {}", s.outcome.name(), s.depth);
+    let ended = a
+        .end
+        .as_ref()
+        .map_or("-".to_string(), |w| format!("{}@{}", w.winner, a.stones));
     let Some(last) = bs.last() else {
         return format!("{label:<24} (no boundary)");
     };
@@ -400,12 +483,13 @@ pub fn summary_row(label: &str, bs: &[Boundary]) -> String {
         .filter(|b| b.threat.outcome == Outcome::Win)
         .map(|b| b.stones.to_string())
         .collect();
-    let holding = last
-        .defenses
-        .as_ref()
-        .map_or("-".to_string(), |d| format!("{}/{}", d.holding, d.pairs));
+    let holding = match &last.defenses {
+        Some(d) if d.needed => format!("{}/{}", d.holding, d.pairs),
+        Some(_) => "no threat".to_string(),
+        None => "-".to_string(),
+    };
     format!(
-        "{:<24} {:>6} {:<6} {:<9} {:<9} {:>11} {:<12} {}",
+        "{:<24} {:>6} {:<6} {:<9} {:<9} {:>11} {:<12} {:<12} {}",
         label,
         last.stones,
         last.to_move.name(),
@@ -413,6 +497,7 @@ pub fn summary_row(label: &str, bs: &[Boundary]) -> String {
         res(&last.threat),
         holding,
         first_win,
+        ended,
         if threats.is_empty() {
             "-".to_string()
         } else {
@@ -424,9 +509,9 @@ pub fn summary_row(label: &str, bs: &[Boundary]) -> String {
 /// The header of [`summary_row`]'s table.
 pub fn summary_header() -> String {
     format!(
-        "{:<24} {:>6} {:<6} {:<9} {:<9} {:>11} {:<12} {}\n{:<24} {:>6} {:<6} {:<9} {:<9} {:>11} {:<12} {}",
-        "line", "stones", "to", "wins?", "threat?", "defences", "first win", "threats faced at",
-        "", "(end)", "move", "(end)", "(end)", "hold/moves", "side@stones", "(stones)"
+        "{:<24} {:>6} {:<6} {:<9} {:<9} {:>11} {:<12} {:<12} {}\n{:<24} {:>6} {:<6} {:<9} {:<9} {:>11} {:<12} {:<12} {}",
+        "line", "stones", "to", "wins?", "threat?", "defences", "first win", "won by", "threats faced at",
+        "", "(last)", "move", "(last)", "(last)", "hold/moves", "side@stones", "side@stones", "(stones)"
     )
 }
 

@@ -1,16 +1,34 @@
-//! Solving many positions on all cores with results in input order.
+//! Solving many positions on all cores with results in input order, and the answer for one
+//! input: a game in progress is solved, a finished game is reported as such.
 
 use crate::board::{Board, Position};
 use crate::geom::Color;
-use crate::notation::parse_position;
+use crate::notation::{decode, parse_record, ParseError};
+use crate::record::{Record, Status, Win};
 use crate::search::{Config, Solution, Solver};
 use crate::Model;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// The answer for one input line.
-pub type LineResult = Result<Solution, String>;
+/// What `solve` answers for one game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// A game in progress: the search's answer for the side to move.
+    Solved(Solution),
+    /// A finished game: who made six, and where. Nothing is searched.
+    Finished(Win),
+}
+
+/// The answer for one input line: the answer, or why the line is not a game (or, should the
+/// program have a bug, the message of the failure, so that one line never stops the others).
+pub type LineResult = Result<Answer, String>;
+
+/// Read one input line: bytes (UTF-8, or GB18030 for a contest record) holding a game in any
+/// format.
+pub fn read_line(bytes: &[u8]) -> Result<Record, ParseError> {
+    parse_record(&decode(bytes)?)
+}
 
 /// One [`Solver`] (one transposition table) per rayon thread, created on first use.
 pub(crate) struct Solvers<M: Model> {
@@ -47,8 +65,24 @@ impl<M: Model> Solvers<M> {
     pub(crate) fn with<T>(&self, f: impl FnOnce(&mut Solver<M>) -> T) -> T {
         let last = self.slots.len() - 1;
         let slot = rayon::current_thread_index().map_or(last, |i| i.min(last));
-        let mut guard = self.slots[slot].lock().expect("solver lock");
+        let mut guard = match self.slots[slot].lock() {
+            Ok(guard) => guard,
+            // A search that panicked left its solver in an unknown state: start afresh.
+            Err(poisoned) => {
+                let mut guard = poisoned.into_inner();
+                *guard = None;
+                guard
+            }
+        };
         f(guard.get_or_insert_with(|| Solver::new(self.config.clone())))
+    }
+
+    /// The answer for `record`: solved when in progress, else how it ended.
+    pub(crate) fn answer(&self, record: &Record, stop: &AtomicBool) -> Answer {
+        match record.status() {
+            Status::Finished(w) => Answer::Finished(w.clone()),
+            Status::InProgress(pos) => Answer::Solved(self.solve(&pos, stop)),
+        }
     }
 
     /// [`Solver::solve_for`] on this thread's solver.
@@ -83,10 +117,16 @@ pub fn solve_positions<M: Model>(
         .collect()
 }
 
-/// [`solve_positions`] for text lines (stone lists or SGF): a line that is not a position is
-/// answered with its error message.
+/// The answer for one game, on a fresh solver with `config`.
+pub fn answer<M: Model>(record: &Record, config: &Config, stop: &AtomicBool) -> Answer {
+    Solvers::<M>::new(config).answer(record, stop)
+}
+
+/// [`solve_positions`] for input lines (bytes, one game each in any format): a line that is
+/// not a game is answered with its error message. A failure while answering one line (a bug)
+/// is caught and answered as an error too, so every line gets its answer.
 pub fn solve_lines<M: Model>(
-    lines: &[String],
+    lines: &[Vec<u8>],
     config: &Config,
     stop: &AtomicBool,
     progress: &(dyn Fn(usize) + Sync),
@@ -96,11 +136,27 @@ pub fn solve_lines<M: Model>(
     lines
         .par_iter()
         .map(|line| {
-            let result = parse_position(line)
-                .map(|pos| solvers.solve(&pos, stop))
-                .map_err(|e| e.to_string());
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                read_line(line)
+                    .map(|record| solvers.answer(&record, stop))
+                    .map_err(|e| e.to_string())
+            }))
+            .unwrap_or_else(|panic| Err(internal_error(panic.as_ref())));
             progress(done.fetch_add(1, Ordering::Relaxed) + 1);
             result
         })
         .collect()
+}
+
+/// The message of a caught panic, as an error answer.
+pub fn internal_error(panic: &(dyn std::any::Any + Send)) -> String {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown failure".into());
+    format!(
+        "internal error (a bug in cpbim, please report it with this input): {}",
+        crate::text::excerpt(&what)
+    )
 }

@@ -43,18 +43,23 @@ pub fn builtin_sets() -> Vec<BenchSet> {
         .collect()
 }
 
-/// Test sets from `dir` (`W12.txt` … `N28.txt`; missing files are empty subsets).
+/// Test sets from `dir`: `W12.txt` … `N28.txt`, every one present and holding positions.
 pub fn load_sets(dir: &Path) -> anyhow::Result<Vec<BenchSet>> {
     SUBSETS
         .iter()
         .map(|subset| {
             let path = dir.join(format!("{}.txt", subset.name));
-            let positions = if path.exists() {
-                let text = std::fs::read_to_string(&path)?;
-                parse_subset_file(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
-            } else {
-                Vec::new()
-            };
+            let text = std::fs::read_to_string(&path).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: {e} (a test-set directory holds W12.txt … N28.txt, as `cpbim testsets --out DIR` writes them)",
+                    path.display()
+                )
+            })?;
+            let positions = parse_subset_file(&text)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            if positions.is_empty() {
+                anyhow::bail!("{}: holds no positions", path.display());
+            }
             Ok(BenchSet {
                 subset: *subset,
                 positions,

@@ -1,6 +1,7 @@
 //! The plain board and game positions at move boundaries.
 
 use crate::geom::{Color, Dir, Point, Rules, GEOMETRY, K, POINTS, SIZE};
+use crate::record::Record;
 use std::fmt;
 
 /// An intersection array: what lies on each point.
@@ -86,6 +87,15 @@ impl Board {
 
     /// A six (or longer row) anywhere on the board: its colour and first six points.
     pub fn find_six(&self) -> Option<(Color, [Point; K])> {
+        self.find_six_where(|_| true)
+    }
+
+    /// A six (or longer row) of `c` anywhere on the board: its first six points.
+    pub fn find_six_of(&self, c: Color) -> Option<[Point; K]> {
+        self.find_six_where(|x| x == c).map(|(_, six)| six)
+    }
+
+    fn find_six_where(&self, wanted: impl Fn(Color) -> bool) -> Option<(Color, [Point; K])> {
         for line in &GEOMETRY.lines {
             let mut run = 0;
             let mut last = None;
@@ -93,7 +103,7 @@ impl Board {
                 let s = self.get(p);
                 run = if s.is_some() && s == last { run + 1 } else { 1 };
                 last = s;
-                if let (Some(c), true) = (s, run >= K) {
+                if let (Some(c), true) = (s, run >= K && s.is_some_and(&wanted)) {
                     let first = i + 1 - K;
                     let mut six = [p; K];
                     six.copy_from_slice(&line.points[first..first + K]);
@@ -169,6 +179,47 @@ pub enum PositionError {
         /// The six points, space-separated.
         six: String,
     },
+    /// A stone played after the move that completed six.
+    #[error("{token}: stone {index} is played after the game ended ({color} made six at {six} with stone {ended_at})")]
+    AfterEnd {
+        /// The stone as written.
+        token: String,
+        /// Its 1-based number in play order.
+        index: usize,
+        /// The winner.
+        color: Color,
+        /// The six points, space-separated.
+        six: String,
+        /// 1-based number of the stone that completed six.
+        ended_at: usize,
+    },
+    /// A diagram where both sides have six.
+    #[error(
+        "both sides have six in a row (black at {black}, white at {white}): no game ends that way"
+    )]
+    BothSix {
+        /// Black's six.
+        black: String,
+        /// White's six.
+        white: String,
+    },
+    /// A diagram with a six whose stone counts do not end on the winner's move.
+    #[error("{color} has six at {six}, but {black} black and {white} white stones cannot end on a move of {color} (a game ends with the move, or the first stone of the move, that makes six)")]
+    FinishedCounts {
+        /// The side with six.
+        color: Color,
+        /// The six points, space-separated.
+        six: String,
+        /// Black stones.
+        black: usize,
+        /// White stones.
+        white: usize,
+    },
+}
+
+/// The six points of a row, space-separated.
+pub(crate) fn six_text(six: &[Point; K]) -> String {
+    six.map(|p| p.to_string()).join(" ")
 }
 
 /// A position at a move boundary: the board, the stones in play order, the side to move.
@@ -188,29 +239,16 @@ impl Position {
     }
 
     /// The position after playing `stones` in order (black's one, then two per side), with the
-    /// token each stone was written as (for error messages).
+    /// token each stone was written as (for error messages). A game that is already won is
+    /// refused ([`PositionError::AlreadyWon`]); [`Record`] reads finished games.
     pub fn from_tokens(stones: &[(Point, String)]) -> Result<Self, PositionError> {
-        let rules = Rules::CONNECT6;
-        if !rules.is_move_boundary(stones.len()) {
-            return Err(PositionError::StoneCount {
-                count: stones.len(),
-            });
-        }
-        let mut board = Board::new();
-        for (i, (p, token)) in stones.iter().enumerate() {
-            if !board.is_empty(*p) {
-                return Err(PositionError::Occupied {
-                    token: token.clone(),
-                });
-            }
-            board.set(*p, Some(rules.color_of_stone(i)));
-        }
-        let pos = Position {
-            board,
-            stones: stones.iter().map(|s| s.0).collect(),
-        };
-        pos.check_not_won()?;
-        Ok(pos)
+        Record::from_tokens(stones)?.position()
+    }
+
+    /// A position from its parts, which the caller has checked: `stones` in play order make
+    /// `board`, at a move boundary, without six.
+    pub(crate) fn from_parts(board: Board, stones: Vec<Point>) -> Position {
+        Position { board, stones }
     }
 
     /// The position after playing `stones` in order.
@@ -222,43 +260,7 @@ impl Position {
     /// A position from a board alone. Its stone counts must be reachable at a move boundary;
     /// a play order consistent with the colours is made up (points in index order).
     pub fn from_board(board: Board) -> Result<Self, PositionError> {
-        let black: Vec<Point> = board
-            .iter()
-            .filter(|s| s.1 == Color::Black)
-            .map(|s| s.0)
-            .collect();
-        let white: Vec<Point> = board
-            .iter()
-            .filter(|s| s.1 == Color::White)
-            .map(|s| s.0)
-            .collect();
-        let (b, w) = (black.len(), white.len());
-        let legal = (b == 0 && w == 0) || (b % 2 == 1 && w % 2 == 0 && b.abs_diff(w) == 1);
-        if !legal {
-            return Err(PositionError::ColorCounts { black: b, white: w });
-        }
-        let rules = Rules::CONNECT6;
-        let (mut bi, mut wi) = (black.into_iter(), white.into_iter());
-        let stones: Vec<Point> = (0..b + w)
-            .map(|i| match rules.color_of_stone(i) {
-                Color::Black => bi.next(),
-                Color::White => wi.next(),
-            })
-            .collect::<Option<_>>()
-            .expect("counts checked");
-        let pos = Position { board, stones };
-        pos.check_not_won()?;
-        Ok(pos)
-    }
-
-    fn check_not_won(&self) -> Result<(), PositionError> {
-        match self.board.find_six() {
-            Some((color, six)) => Err(PositionError::AlreadyWon {
-                color,
-                six: six.map(|p| p.to_string()).join(" "),
-            }),
-            None => Ok(()),
-        }
+        Record::from_board(board)?.position()
     }
 
     /// The board.
@@ -288,14 +290,7 @@ impl Position {
     /// The stone list in play order, moves separated by two spaces for reading:
     /// `J10  K11 I11  H11 I10`.
     pub fn to_stone_list(&self) -> String {
-        let mut s = String::new();
-        for (i, p) in self.stones.iter().enumerate() {
-            if i > 0 {
-                s.push_str(if i % 2 == 1 { "  " } else { " " });
-            }
-            s.push_str(&p.to_string());
-        }
-        s
+        crate::notation::list::stone_list(&self.stones)
     }
 
     /// The diagram of [`diagram`].

@@ -1,15 +1,16 @@
-//! Game records: the CSV format of `data/connect6_games.csv`
-//! (`game_id,moves,winner,original_winner_label`, moves one stone per entry, lower case,
-//! `"j10,k11,i11,…"`).
+//! Game files: the CSV of `data/connect6_games.csv` (`game_id,moves,winner,original_winner_label`,
+//! moves one stone per entry, lower case, `"j10,k11,i11,…"`), read row by row with
+//! [`crate::notation::csv`].
 
 use crate::geom::{Color, Point};
+use crate::notation::csv::{is_header, parse_row};
 use std::path::Path;
 
 /// One recorded game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     /// `game_id` column.
-    pub id: u32,
+    pub id: u64,
     /// Stones in play order.
     pub moves: Vec<Point>,
     /// The winner, if the record names one.
@@ -19,8 +20,8 @@ pub struct Game {
 /// Why a game file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum GamesError {
-    /// The file could not be read.
-    #[error("{path}: {source}")]
+    /// The file could not be read (the cause follows as the error's source).
+    #[error("cannot read {path}")]
     Io {
         /// The file.
         path: String,
@@ -39,42 +40,23 @@ pub enum GamesError {
     },
 }
 
-/// Parse the CSV text of a game file (`path` only names it in errors).
+/// Parse the CSV text of a game file (`path` only names it in errors). The header line and
+/// blank lines are skipped.
 pub fn parse_games(text: &str, path: &str) -> Result<Vec<Game>, GamesError> {
     let mut games = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if i == 0 && line.starts_with("game_id") || line.is_empty() {
+        if line.trim().is_empty() || (i == 0 && is_header(line)) {
             continue;
         }
-        let err = |reason: String| GamesError::Format {
+        let row = parse_row(line).map_err(|reason| GamesError::Format {
             path: path.to_string(),
             line: i + 1,
             reason,
-        };
-        let (id, rest) = line
-            .split_once(',')
-            .ok_or_else(|| err("expected game_id,\"moves\",winner,…".into()))?;
-        let rest = rest
-            .strip_prefix('"')
-            .ok_or_else(|| err("moves must be quoted".into()))?;
-        let (moves, rest) = rest
-            .split_once('"')
-            .ok_or_else(|| err("unterminated moves".into()))?;
-        let winner = match rest.trim_start_matches(',').split(',').next() {
-            Some("black") => Some(Color::Black),
-            Some("white") => Some(Color::White),
-            _ => None,
-        };
-        let moves = moves
-            .split(',')
-            .filter(|m| !m.is_empty())
-            .map(|m| m.parse::<Point>().map_err(|e| err(e.to_string())))
-            .collect::<Result<Vec<_>, _>>()?;
+        })?;
         games.push(Game {
-            id: id.parse().map_err(|_| err(format!("bad game_id {id:?}")))?,
-            moves,
-            winner,
+            id: row.id,
+            moves: row.moves.into_iter().map(|m| m.0).collect(),
+            winner: row.winner,
         });
     }
     Ok(games)
@@ -82,9 +64,18 @@ pub fn parse_games(text: &str, path: &str) -> Result<Vec<Game>, GamesError> {
 
 /// Read a game file.
 pub fn load_games(path: &Path) -> Result<Vec<Game>, GamesError> {
-    let text = std::fs::read_to_string(path).map_err(|source| GamesError::Io {
+    let bytes = std::fs::read(path).map_err(|source| GamesError::Io {
         path: path.display().to_string(),
         source,
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();
+        GamesError::Format {
+            path: path.display().to_string(),
+            line,
+            reason: format!("byte {at} is not UTF-8 text"),
+        }
     })?;
     parse_games(&text, &path.display().to_string())
 }

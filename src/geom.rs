@@ -3,6 +3,7 @@
 //! Points are written `A`–`S` (columns, left to right, the letter `I` included) and `1`–`19`
 //! (rows, bottom to top); `J10` is the centre. A point's index is `row · 19 + col`, both 0-based.
 
+use crate::text::excerpt;
 use std::{fmt, str::FromStr, sync::LazyLock};
 
 /// Board side of Connect6.
@@ -49,6 +50,17 @@ impl Rules {
     /// Is `count` stones a move boundary (0, or `q + p·j`)?
     pub fn is_move_boundary(&self, count: usize) -> bool {
         count == 0 || (count >= self.q && (count - self.q) % self.p == 0)
+    }
+
+    /// The stones of the move holding the stone with 0-based play index `i`, as a range of
+    /// play indices (black's first move holds `q` stones, every later move `p`).
+    pub fn move_of_stone(&self, i: usize) -> std::ops::Range<usize> {
+        if i < self.q {
+            0..self.q
+        } else {
+            let start = self.q + (i - self.q) / self.p * self.p;
+            start..start + self.p
+        }
     }
 
     /// Colour that places the stone with 0-based play index `i`.
@@ -245,7 +257,8 @@ impl fmt::Debug for Point {
     }
 }
 
-/// Why a token is not a point.
+/// Why a token is not a point. The token is quoted as written, shortened to
+/// [`crate::text::excerpt`] when long.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PointError {
     /// Not a letter followed by a number.
@@ -267,27 +280,28 @@ impl FromStr for Point {
     /// Parse `J10`, `j10`, `S19`… (case-insensitive).
     fn from_str(s: &str) -> Result<Self, PointError> {
         let t = s.trim();
+        let syntax = || PointError::Syntax(excerpt(t));
         let mut chars = t.chars();
         let letter = chars
             .next()
             .filter(|c| c.is_ascii_alphabetic())
-            .ok_or_else(|| PointError::Syntax(t.to_string()))?
+            .ok_or_else(syntax)?
             .to_ascii_uppercase();
         let digits = chars.as_str();
         if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(PointError::Syntax(t.to_string()));
+            return Err(syntax());
         }
-        let row: usize = digits.parse().map_err(|_| PointError::Syntax(t.into()))?;
+        let row: usize = digits.parse().map_err(|_| syntax())?;
         let col = (letter as u8 - b'A') as usize;
         if col >= SIZE {
             return Err(PointError::OffBoard {
-                token: t.to_string(),
+                token: excerpt(t),
                 reason: "columns run from A to S",
             });
         }
         if !(1..=SIZE).contains(&row) {
             return Err(PointError::OffBoard {
-                token: t.to_string(),
+                token: excerpt(t),
                 reason: "rows run from 1 to 19",
             });
         }
@@ -564,6 +578,10 @@ mod tests {
         let r = Rules::CONNECT6;
         let ok: Vec<usize> = (0..10).filter(|&n| r.is_move_boundary(n)).collect();
         assert_eq!(ok, vec![0, 1, 3, 5, 7, 9]);
+        assert_eq!(r.move_of_stone(0), 0..1);
+        assert_eq!(r.move_of_stone(1), 1..3);
+        assert_eq!(r.move_of_stone(2), 1..3);
+        assert_eq!(r.move_of_stone(3), 3..5);
         let colors: Vec<Color> = (0..7).map(|i| r.color_of_stone(i)).collect();
         use Color::*;
         assert_eq!(

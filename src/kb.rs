@@ -92,7 +92,8 @@ pub fn stats() -> Stats {
     }
 }
 
-/// Write `ct.bin` and `ti.bin` (SPEC §2 layout) into `dir`, creating it if needed.
+/// Write `ct.bin` and `ti.bin` (layout in `docs/knowledge-base.md`) into `dir`, creating it if
+/// needed.
 pub fn export(dir: &Path) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join("ct.bin"), CT)?;
@@ -106,9 +107,10 @@ pub struct MappedTable {
 }
 
 impl MappedTable {
-    /// Map `path` and check that it holds exactly `len` bytes.
+    /// Map `path` and check that it holds exactly `len` bytes. Errors name the file.
     pub fn open(path: &Path, len: usize) -> io::Result<MappedTable> {
-        let file = std::fs::File::open(path)?;
+        let file = std::fs::File::open(path)
+            .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
         // SAFETY: the map is read-only and private to this process; if another process
         // truncates the file while it is mapped, reads may fault — `kb verify` is a one-shot
         // check of files the user names, and the length is checked before any read.

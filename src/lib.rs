@@ -21,12 +21,15 @@ pub mod kb;
 pub mod model;
 pub mod notation;
 pub mod opening;
+pub mod record;
 pub mod report;
 pub mod search;
 pub mod testsets;
+pub mod text;
 pub mod zobrist;
 
 pub use board::{Board, Position, PositionError};
 pub use geom::{ByColor, Color, Dir, Point, PointSet, Rules};
 pub use model::{Cpbim, Cpbm, Iu, Model, Raw};
-pub use notation::{parse_position, ParseError};
+pub use notation::{parse_line, parse_position, parse_record, Format, ParseError};
+pub use record::{Record, Win};

@@ -35,6 +35,14 @@ pub enum NameError {
     /// A short name that does not parse.
     #[error("`{0}` is not a DIF name (expected e.g. X-J8, TT-L10 or I9-J8)")]
     BadName(String),
+    /// A name whose stones cannot be white's first move.
+    #[error("`{name}` names no opening: {reason}")]
+    Impossible {
+        /// The name as written.
+        name: String,
+        /// Why.
+        reason: String,
+    },
 }
 
 /// A named white first move.
@@ -160,7 +168,7 @@ pub fn name_line(stones: &[Point]) -> Result<Opening, NameError> {
 /// Parse a name in short form (`X-J8`, `TT-L10`, also without the dash: `TL11`) or coordinate
 /// form (`I9-J8`); the stones need not be normalised. Case-insensitive.
 pub fn parse_name(text: &str) -> Result<Opening, NameError> {
-    let bad = || NameError::BadName(text.to_string());
+    let bad = || NameError::BadName(crate::text::excerpt(text));
     let upper = text.trim().to_ascii_uppercase();
     // `TL11` (as printed in the thesis) is `T-L11`: T and X are not column letters.
     let split = upper.find(|c| c != 'T' && c != 'X').unwrap_or(upper.len());
@@ -182,8 +190,17 @@ pub fn parse_name(text: &str) -> Result<Opening, NameError> {
     } else {
         head.trim().parse::<Point>().map_err(|_| bad())?
     };
-    if first == second || first == CENTER || second == CENTER {
-        return Err(bad());
+    let impossible = |reason: String| NameError::Impossible {
+        name: crate::text::excerpt(text.trim()),
+        reason,
+    };
+    if first == second {
+        return Err(impossible(format!("both white stones would be on {first}")));
+    }
+    if first == CENTER || second == CENTER {
+        return Err(impossible(format!(
+            "a white stone would be on {CENTER}, black's first stone"
+        )));
     }
     Ok(Opening { first, second })
 }

@@ -1,9 +1,11 @@
-//! Output formats of `cpbim solve` (SPEC §5).
+//! Output formats of `cpbim solve` (`docs/json.md`).
 
+use crate::batch::Answer;
+use crate::record::Win;
 use crate::search::Solution;
 use serde_json::{json, Value};
 
-/// The JSON object of SPEC §5: `{"result", "depth", "line", "nodes", "time_ms"}`, plus
+/// The JSON object of a search: `{"result", "depth", "line", "nodes", "time_ms"}`, plus
 /// `"proof"` when the solution carries one.
 pub fn solution_json(s: &Solution) -> Value {
     let mut v = json!({
@@ -19,23 +21,40 @@ pub fn solution_json(s: &Solution) -> Value {
     v
 }
 
-/// `{"error": "…"}` for an input line that is not a position.
+/// The JSON object of a finished game: `{"result": "finished", "winner", "six", "last_move"}`
+/// (`last_move` is empty when the play order is unknown).
+pub fn finished_json(w: &Win) -> Value {
+    json!({
+        "result": "finished",
+        "winner": w.winner.name(),
+        "six": w.six,
+        "last_move": w.last_move,
+    })
+}
+
+/// The JSON object of an answer.
+pub fn answer_json(a: &Answer) -> Value {
+    match a {
+        Answer::Solved(s) => solution_json(s),
+        Answer::Finished(w) => finished_json(w),
+    }
+}
+
+/// `{"error": "…"}` for an input line that is not a game.
 pub fn error_json(message: &str) -> Value {
     json!({ "error": message })
 }
 
+fn points(ps: &[crate::Point]) -> String {
+    ps.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// One line of text: `win 12  K10 L11 | M12 N13 | …  (1234 nodes, 0.8 ms)`.
 pub fn solution_text(s: &Solution) -> String {
-    let line: Vec<String> = s
-        .line
-        .iter()
-        .map(|m| {
-            m.iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect();
+    let line: Vec<String> = s.line.iter().map(|m| points(m)).collect();
     let mut out = format!("{} {}", s.outcome.name(), s.depth);
     if !line.is_empty() {
         out.push_str("  ");
@@ -47,4 +66,26 @@ pub fn solution_text(s: &Solution) -> String {
         s.time.as_secs_f64() * 1e3
     ));
     out
+}
+
+/// How a game ended: `black won, six D5 E5 F5 G5 H5 I5 (last move H5 I5)`.
+pub fn win_text(w: &Win) -> String {
+    let mut out = format!("{} won, six {}", w.winner, points(&w.six));
+    if !w.last_move.is_empty() {
+        out.push_str(&format!(" (last move {})", points(&w.last_move)));
+    }
+    out
+}
+
+/// One line of text: `finished: black won, six D5 E5 F5 G5 H5 I5 (last move H5 I5)`.
+pub fn finished_text(w: &Win) -> String {
+    format!("finished: {}", win_text(w))
+}
+
+/// One line of text for an answer.
+pub fn answer_text(a: &Answer) -> String {
+    match a {
+        Answer::Solved(s) => solution_text(s),
+        Answer::Finished(w) => finished_text(w),
+    }
 }

@@ -101,7 +101,7 @@ pub struct Entry {
     /// The position.
     pub position: Position,
     /// `game_id` of its game.
-    pub game: u32,
+    pub game: u64,
     /// Whole moves taken back from the game's end.
     pub back: usize,
     /// Nodes the generating search used.
@@ -215,8 +215,8 @@ pub fn generate<M: Model>(
     };
     let mut seen = FxHashSet::default();
     let order = shuffled(games, cfg.seed);
-    let mut pending: Vec<(u32, usize, Position)> = Vec::new();
-    let flush = |pending: &mut Vec<(u32, usize, Position)>, out: &mut Generated| {
+    let mut pending: Vec<(u64, usize, Position)> = Vec::new();
+    let flush = |pending: &mut Vec<(u64, usize, Position)>, out: &mut Generated| {
         let positions: Vec<Position> = pending.iter().map(|p| p.2.clone()).collect();
         let solved = solve_positions::<M>(&positions, &solve_cfg, stop, &|_| {});
         for ((game, back, position), s) in pending.drain(..).zip(solved) {
@@ -296,6 +296,48 @@ pub fn subset_file(subset: &Subset, entries: &[Entry], header: &str) -> String {
 pub fn parse_subset_file(text: &str) -> Result<Vec<Position>, crate::ParseError> {
     text.lines()
         .filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty())
-        .map(crate::notation::parse_stone_list)
+        .map(crate::notation::parse_position)
         .collect()
+}
+
+/// The README of a directory of test sets: how they were made (`command`, `source` of the
+/// games, how many) and a table of the subsets.
+pub fn readme(
+    generated: &Generated,
+    cfg: &GenConfig,
+    command: &str,
+    source: &str,
+    games: usize,
+) -> String {
+    let mut table =
+        String::from("| subset | positions | total nodes | median nodes |\n|---|---|---|---|\n");
+    for (subset, entries) in SUBSETS.iter().zip(&generated.sets) {
+        let mut nodes: Vec<u64> = entries.iter().map(|e| e.nodes).collect();
+        nodes.sort_unstable();
+        let median = nodes.get(nodes.len() / 2).copied().unwrap_or(0);
+        table.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            subset.name,
+            entries.len(),
+            nodes.iter().sum::<u64>(),
+            median
+        ));
+    }
+    format!(
+        "# Test sets\n\nMade by `{command}` from `{source}` ({games} games).\n\n\
+Games are taken in an order shuffled from the seed; each is rewound 1, 2, …, {} whole moves from its end; \
+positions already seen are skipped; each position is solved by `cpbim` (CPBIM model) with a depth limit of 28 \
+and a budget of {} nodes, and goes into its subset until the subset holds {}. Positions whose search \
+needed more nodes are left out: the sets hold positions the solver settles within the budget.\n\n\
+- `W<d>.txt`: the side to move has a double-threat win whose smallest depth is exactly d plies.\n\
+- `N<d>.txt`: no double-threat win; the exhausted search tree proves it at depth d.\n\n\
+One stone list per line (play order), a comment naming the game (`game_id` of the CSV) and how many \
+moves it was rewound. {} positions were solved ({} over budget) from {} games.\n\n{table}",
+        cfg.max_back,
+        cfg.max_nodes,
+        cfg.per_set,
+        generated.examined,
+        generated.over_budget,
+        generated.games_used,
+    )
 }

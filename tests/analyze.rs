@@ -12,7 +12,7 @@ use cpbim::{Color, Cpbim, Point, Position};
 use std::sync::atomic::AtomicBool;
 
 /// The first `moves` whole moves of bundled game `id`.
-fn game_line(id: u32, moves: usize) -> Vec<Point> {
+fn game_line(id: u64, moves: usize) -> Vec<Point> {
     let games = load_games(&bundled_games_path()).unwrap();
     let g = games.iter().find(|g| g.id == id).expect("game in the data");
     g.moves[..2 * moves - 1].to_vec()

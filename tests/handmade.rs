@@ -34,7 +34,7 @@ fn plain(pos: &Position) -> Plain {
     Plain { cells }
 }
 
-fn real(game: u32, back: usize) -> Position {
+fn real(game: u64, back: usize) -> Position {
     let games = load_games(&bundled_games_path()).unwrap();
     let g = games.iter().find(|g| g.id == game).unwrap();
     let keep = g.moves.len() - 2 * back;

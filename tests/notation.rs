@@ -223,7 +223,7 @@ fn a_line_is_not_a_diagram() {
         Err(cpbim::ParseError::NotALine)
     );
     let line = cpbim::notation::parse_line("J10 K11 I11").unwrap();
-    assert_eq!(line.to_stone_list(), "J10  K11 I11");
+    assert_eq!(cpbim::notation::list::write(&line), "J10  K11 I11");
     let sgf = cpbim::notation::parse_line("(;B[j10];W[k11i11])").unwrap();
     assert_eq!(sgf, line);
 }

@@ -129,12 +129,21 @@ fn names_parse_in_both_forms() {
         parse_name("TT-L10").unwrap().stones(),
         [p("J10"), p("J8"), p("L10")]
     );
-    for bad in [
-        "", "X", "-J8", "X-J", "Q-J8", "X-I9", "T-J10", "J10-K11", "X-Z9",
-    ] {
+    for bad in ["", "X", "-J8", "X-J", "Q-J8", "X-Z9"] {
         assert!(
             matches!(parse_name(bad), Err(NameError::BadName(_))),
             "{bad:?} should not parse"
+        );
+    }
+    for (bad, why) in [
+        ("X-I9", "both white stones would be on I9"),
+        ("T-J10", "on J10, black's first stone"),
+        ("J10-K11", "on J10, black's first stone"),
+    ] {
+        let e = parse_name(bad).unwrap_err();
+        assert!(
+            matches!(e, NameError::Impossible { .. }) && e.to_string().contains(why),
+            "{bad:?}: {e}"
         );
     }
     assert_eq!(

@@ -222,7 +222,8 @@ impl<M: Model> Solver<M> {
             ordering: config.ordering,
             nodes: 1,
             max_nodes: config.max_nodes.unwrap_or(u64::MAX),
-            deadline: config.max_time.map(|t| start + t),
+            // A time beyond what the clock can count is no limit.
+            deadline: config.max_time.and_then(|t| start.checked_add(t)),
             stop,
             aborted: false,
             killers: vec![[None; 2]; 2 * POINTS],

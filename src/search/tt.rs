@@ -104,13 +104,27 @@ pub struct TranspositionTable {
 pub const DEFAULT_ENTRIES: usize = 1 << 21;
 
 impl TranspositionTable {
-    /// A table of `entries` entries (rounded down to a power of two, at least 2); 0 disables it.
-    pub fn new(entries: usize) -> TranspositionTable {
-        let buckets = if entries < 2 {
+    /// Buckets of a table asked for `entries` entries: entries / 2 rounded down to a power of
+    /// two (none below 2 entries).
+    fn buckets_for(entries: usize) -> usize {
+        if entries < 2 {
             0
         } else {
             1usize << (usize::BITS - 1 - (entries / 2).leading_zeros())
-        };
+        }
+    }
+
+    /// Bytes a table of `entries` entries takes ([`TranspositionTable::new`] rounds), or
+    /// `None` beyond the address space.
+    pub fn bytes_for(entries: usize) -> Option<usize> {
+        Self::buckets_for(entries).checked_mul(std::mem::size_of::<[Entry; 2]>())
+    }
+
+    /// A table of `entries` entries (rounded down to a power of two, at least 2); 0 disables it.
+    /// The memory is allocated at once: check [`TranspositionTable::bytes_for`] first when
+    /// `entries` comes from a user.
+    pub fn new(entries: usize) -> TranspositionTable {
+        let buckets = Self::buckets_for(entries);
         TranspositionTable {
             buckets: vec![[Entry::default(); 2]; buckets],
             mask: (buckets as u64).wrapping_sub(1),

@@ -1,0 +1,215 @@
+//! `cpbim analyze`: move-by-move threat analysis of games and opening lines.
+
+use super::input::{line_items, Item};
+use super::progress::Progress;
+use super::{stopped, SearchArgs, STOP};
+use anyhow::{Context, Result};
+use clap::Args;
+use cpbim::analyze::{
+    analyze_record, board_svg, boundary_json, boundary_text, end_json, end_text, summary_header,
+    summary_row, Analysis, AnalyzeConfig,
+};
+use cpbim::Record;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    /// A game or opening line (any format with its play order; finished games too), a DIF name
+    /// (`X-J8`), the path of a file of lines, or `-` for standard input. Without it, --named.
+    line: Option<String>,
+    /// With a game-record CSV file: the game whose `game_id` is N.
+    #[arg(long, value_name = "N", requires = "line")]
+    game_id: Option<u64>,
+    /// Analyse the 24 distinct named openings of the thesis (000 §2.2.1).
+    #[arg(long, conflicts_with = "line")]
+    named: bool,
+    /// Also find which moves of the side to move answer the opponent's threat (only where
+    /// there is one).
+    #[arg(long)]
+    defenses: bool,
+    /// Candidate points for --defenses: empty points within this distance of a stone.
+    #[arg(long, default_value_t = 2)]
+    radius: usize,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// One JSON object per move boundary, then one for the end of a finished game; in a batch
+    /// each object also has "line" (docs/json.md).
+    #[arg(long)]
+    json: bool,
+    /// Write a board diagram per move boundary into DIR (last move and threat points marked).
+    #[arg(long, value_name = "DIR")]
+    svg: Option<PathBuf>,
+}
+
+/// The games to analyse, each with its label (`None` when a line is not a game).
+fn jobs(args: &AnalyzeArgs) -> Result<Vec<(String, Result<Record>)>> {
+    if args.named {
+        return cpbim::opening::named_openings()
+            .into_iter()
+            .map(|(o, figs)| {
+                let label = format!("{} (fig. {})", o.short(), figs.join(", "));
+                Ok((label, Ok(Record::from_stones(&o.stones())?)))
+            })
+            .collect();
+    }
+    let Some(arg) = &args.line else {
+        anyhow::bail!("give a game (any format, a DIF name or a file of lines) or --named");
+    };
+    let items = line_items(Some(arg), args.game_id)?;
+    Ok(items
+        .into_iter()
+        .map(|Item { line, record }| {
+            let name = record
+                .as_ref()
+                .ok()
+                .and_then(|r| cpbim::opening::name_line(r.stones()).ok())
+                .map(|o| o.short());
+            let label = match (line, name) {
+                (Some(n), Some(name)) => format!("{n}: {name}"),
+                (Some(n), None) => n.to_string(),
+                (None, Some(name)) => name,
+                (None, None) => "the game".to_string(),
+            };
+            (label, record)
+        })
+        .collect())
+}
+
+pub fn run(args: &AnalyzeArgs) -> Result<()> {
+    let cfg = AnalyzeConfig {
+        search: args.search.config()?,
+        defenses: args.defenses,
+        radius: args.radius,
+    };
+    let jobs = jobs(args)?;
+    let batch = jobs.len() > 1 || args.line.as_deref() == Some("-");
+    if let (false, [(_, Err(e))]) = (batch, jobs.as_slice()) {
+        anyhow::bail!("{e:#}");
+    }
+    // Two solvers per thread: one for the questions, one for the proofs of the defences.
+    let pool = args.search.pool(2)?;
+    if let Some(dir) = &args.svg {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let bar = Progress::new(
+        0,
+        "{spinner} {msg} [{elapsed_precise}] {wide_bar} {pos}/{len} searches",
+    );
+    let mut summary = Vec::new();
+    let start = std::time::Instant::now();
+    for (j, (label, record)) in jobs.iter().enumerate() {
+        let record = match record {
+            Ok(r) => r,
+            Err(e) => {
+                bar.suspend(|| print_error(args, label, e));
+                continue;
+            }
+        };
+        let progress = |p: cpbim::analyze::Progress| {
+            bar.set(p.searches_done as u64, p.searches as u64);
+            bar.message(format!(
+                "line {}/{}: boundary {}/{}",
+                j + 1,
+                jobs.len(),
+                p.boundaries_done,
+                p.boundaries
+            ));
+        };
+        let analysis = match pool.install(|| analyze_record(record, &cfg, &STOP, &progress)) {
+            Ok(a) => a,
+            Err(e) => {
+                bar.suspend(|| print_error(args, label, &e.into()));
+                continue;
+            }
+        };
+        bar.suspend(|| print_analysis(args, batch.then_some(label.as_str()), &analysis));
+        if let Some(dir) = &args.svg {
+            write_svgs(dir, batch.then_some(j + 1), record, &analysis)?;
+        }
+        summary.push(summary_row(label, &analysis));
+        if stopped() {
+            break;
+        }
+    }
+    bar.finish();
+    if batch && !args.json {
+        println!("\n{}", summary_header());
+        for row in &summary {
+            println!("{row}");
+        }
+    }
+    eprintln!(
+        "analysed {} line(s) in {:.1} s with {} threads{}",
+        summary.len(),
+        start.elapsed().as_secs_f64(),
+        pool.current_num_threads(),
+        if stopped() {
+            "; stopped by Ctrl-C (searches in flight answered unknown)"
+        } else {
+            ""
+        }
+    );
+    Ok(())
+}
+
+fn print_error(args: &AnalyzeArgs, label: &str, e: &anyhow::Error) {
+    let msg = format!("line {label}: {e:#}");
+    if args.json {
+        println!("{}", cpbim::report::error_json(&msg));
+    } else {
+        println!("error: {msg}");
+    }
+}
+
+fn print_analysis(args: &AnalyzeArgs, batch_label: Option<&str>, a: &Analysis) {
+    if args.json {
+        let objects = a.boundaries.iter().map(boundary_json).chain(end_json(a));
+        for mut v in objects {
+            if let Some(label) = batch_label {
+                v["line"] = label.into();
+            }
+            println!("{v}");
+        }
+    } else {
+        if let Some(label) = batch_label {
+            println!("== {label}");
+        }
+        for b in &a.boundaries {
+            print!("{}", boundary_text(b));
+        }
+        if let Some(end) = end_text(a) {
+            print!("{end}");
+        }
+    }
+}
+
+fn write_svgs(
+    dir: &std::path::Path,
+    line: Option<usize>,
+    record: &Record,
+    a: &Analysis,
+) -> Result<()> {
+    for b in &a.boundaries {
+        let board = cpbim::Position::from_stones(&record.stones()[..b.stones])?;
+        let threat: &[cpbim::Point] = b.threat.line.first().map_or(&[], |m| &m[..]);
+        let title = format!(
+            "{} stones, {} to move; win: {} {}; threat: {} {}",
+            b.stones,
+            b.to_move,
+            b.win.outcome.name(),
+            b.win.depth,
+            b.threat.outcome.name(),
+            b.threat.depth
+        );
+        let file = match line {
+            Some(j) => dir.join(format!("line{j:03}_{:03}.svg", b.stones)),
+            None => dir.join(format!("boundary_{:03}.svg", b.stones)),
+        };
+        std::fs::write(
+            &file,
+            board_svg(board.board(), &b.last_move, threat, &title),
+        )
+        .with_context(|| format!("writing {}", file.display()))?;
+    }
+    Ok(())
+}

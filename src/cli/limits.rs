@@ -1,0 +1,87 @@
+//! Checks on option values that could otherwise crash the program or take the machine's
+//! memory: threads, table sizes, times and depths.
+
+use anyhow::{bail, Result};
+use cpbim::search::tt::{TranspositionTable, MAX_BUDGET};
+use std::time::Duration;
+
+/// Cores of this machine.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Threads to use for `--threads requested`: all cores when not given (or 0); more than the
+/// cores would only share them, so a larger request is capped, with a note on stderr.
+pub fn threads(requested: Option<usize>) -> usize {
+    let cores = cores();
+    match requested {
+        None | Some(0) => cores,
+        Some(n) if n > cores => {
+            eprintln!("note: --threads {n}: using {cores}, the cores of this machine");
+            cores
+        }
+        Some(n) => n,
+    }
+}
+
+/// Bytes of memory the system can still give (Linux: `MemAvailable`), if known.
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Search tables may take at most this share of the available memory.
+const MEMORY_SHARE: f64 = 0.5;
+
+fn gib(bytes: f64) -> String {
+    format!("{:.1} GiB", bytes / f64::from(1u32 << 30))
+}
+
+/// Check that `tables` transposition tables of `entries` entries each fit: within the address
+/// space, and within half the memory available (where the system tells it).
+pub fn check_tables(entries: usize, tables: usize) -> Result<()> {
+    let total = TranspositionTable::bytes_for(entries)
+        .and_then(|b| b.checked_mul(tables))
+        .map(|b| b as f64);
+    let Some(total) = total else {
+        bail!("--tt-entries {entries}: far more memory than any machine has")
+    };
+    if let Some(avail) = available_memory() {
+        let budget = avail as f64 * MEMORY_SHARE;
+        if total > budget {
+            let per_table = budget / tables as f64;
+            let most = (per_table / 16.0).max(2.0);
+            let most = 1u64 << (most.log2().floor() as u32);
+            bail!(
+                "--tt-entries {entries}: {tables} table{} (one per thread) would take {}, more than half of the {} available; use at most --tt-entries {most} here, or fewer --threads",
+                if tables == 1 { "" } else { "s" },
+                gib(total),
+                gib(avail as f64)
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `--FLAG SECONDS` as a duration: a positive number; values beyond what a duration holds
+/// are refused (anything above a few centuries is no limit at all).
+pub fn seconds(flag: &str, t: f64) -> Result<Duration> {
+    if !(t.is_finite() && t > 0.0) {
+        bail!("--{flag} {t}: give a positive number of seconds");
+    }
+    Duration::try_from_secs_f64(t)
+        .map_err(|_| anyhow::anyhow!("--{flag} {t}: too large (at most {} seconds)", u64::MAX))
+}
+
+/// `--depth`: a multiple of 4 plies, at most the deepest budget the search holds.
+pub fn depth(d: u32) -> Result<u32> {
+    if d % 4 != 0 {
+        bail!("--depth {d}: depths are multiples of 4 plies (one round is 2 attacking and 2 defending stones)");
+    }
+    if d > MAX_BUDGET {
+        bail!("--depth {d}: at most {MAX_BUDGET} plies");
+    }
+    Ok(d)
+}

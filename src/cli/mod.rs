@@ -1,0 +1,186 @@
+//! The `cpbim` command-line tool: a thin layer over the library, one file per command.
+//! Every command's options, formats and outputs are described in the README and `docs/`.
+
+mod analyze;
+mod bench;
+mod input;
+mod kb;
+mod limits;
+mod name;
+mod position;
+mod progress;
+mod solve;
+mod testsets;
+
+use anyhow::Result;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use cpbim::search::{tt::DEFAULT_ENTRIES, Config, Ordering as SearchOrdering, DEFAULT_DEPTH};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set by Ctrl-C: searches end with what is known so far.
+pub static STOP: AtomicBool = AtomicBool::new(false);
+
+/// Has Ctrl-C been pressed?
+pub fn stopped() -> bool {
+    STOP.load(Ordering::Relaxed)
+}
+
+#[derive(Parser)]
+#[command(
+    name = "cpbim",
+    version,
+    about = "Connect6 double-threat solver on the connection-pattern incremental model (CPBIM)",
+    after_help = "A POSITION argument is the text of a game (stone list, diagram, SGF, contest record or CSV row), the path of a file, or `-` for standard input; see docs/formats.md."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Decide whether the side to move has a double-threat win (docs/search.md).
+    Solve(solve::SolveArgs),
+    /// Build the test sets W12…W28 and N4…N28 from game records (testsets/README.md).
+    Testsets(testsets::TestsetArgs),
+    /// The speed benchmark: Table 5 and Figures 9-10 over the test sets, every model.
+    Bench(bench::BenchArgs),
+    /// The knowledge base: Table 1 and 2 statistics, export and verification of the tables.
+    Kb {
+        #[command(subcommand)]
+        command: kb::KbCommand,
+    },
+    /// DIF opening names (J10 plus white's first two stones, normalised under the 8 symmetries).
+    Name(name::NameArgs),
+    /// Move-by-move threat analysis of a game or an opening line.
+    Analyze(analyze::AnalyzeArgs),
+    /// Read a game or position in any supported format and write it in another.
+    Position(position::PositionArgs),
+}
+
+/// Where the games come from: a position argument, and a game of a CSV file.
+#[derive(Args, Clone)]
+pub struct InputArgs {
+    /// A game (stone list, diagram, SGF, contest record, CSV row), the path of a file of games,
+    /// or `-` for standard input.
+    pub position: Option<String>,
+    /// With a game-record CSV file: the game whose `game_id` is N.
+    #[arg(long, value_name = "N")]
+    pub game_id: Option<u64>,
+}
+
+/// The limits of every search, and the threads.
+#[derive(Args, Clone)]
+pub struct SearchArgs {
+    /// Deepest search in plies (a multiple of 4, at most 244).
+    #[arg(long, default_value_t = DEFAULT_DEPTH)]
+    pub depth: u32,
+    /// Stop each search after this many nodes (result `unknown`).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Stop each search after this many seconds (result `unknown`).
+    #[arg(long, value_name = "SECONDS")]
+    pub time: Option<f64>,
+    /// Transposition-table entries per thread (2^21 = 32 MB by default; 0 turns the table off).
+    #[arg(long, default_value_t = DEFAULT_ENTRIES)]
+    pub tt_entries: usize,
+    /// Threads (default: all cores; a larger number is capped at the cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+impl SearchArgs {
+    /// The search configuration these options ask for (checked).
+    pub fn config(&self) -> Result<Config> {
+        Ok(Config {
+            depth: limits::depth(self.depth)?,
+            max_nodes: self.nodes,
+            max_time: self.time.map(|t| limits::seconds("time", t)).transpose()?,
+            tt_entries: self.tt_entries,
+            ..Config::default()
+        })
+    }
+
+    /// A thread pool for these options, after checking that `tables_per_thread` tables per
+    /// thread (plus one for the calling thread) fit in memory.
+    pub fn pool(&self, tables_per_thread: usize) -> Result<rayon::ThreadPool> {
+        let threads = limits::threads(self.threads);
+        limits::check_tables(self.tt_entries, tables_per_thread * (threads + 1))?;
+        pool(threads)
+    }
+}
+
+/// A rayon pool of `threads` threads.
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
+    use anyhow::Context;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("starting threads")
+}
+
+/// The position models.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ModelName {
+    /// Intersection array, types by the classifier at query time.
+    Raw,
+    /// Incremental updating with the delta stack, no knowledge base.
+    Iu,
+    /// Connection-based position with the knowledge base, rebuilt after every change.
+    Cpbm,
+    /// Connection-based position with the knowledge base and the delta stack.
+    Cpbim,
+}
+
+/// Run `$body` with the type `$M` set to the model `$name` names.
+macro_rules! with_model {
+    ($name:expr, $M:ident => $body:expr) => {
+        match $name {
+            $crate::cli::ModelName::Raw => {
+                type $M = cpbim::Raw;
+                $body
+            }
+            $crate::cli::ModelName::Iu => {
+                type $M = cpbim::Iu;
+                $body
+            }
+            $crate::cli::ModelName::Cpbm => {
+                type $M = cpbim::Cpbm;
+                $body
+            }
+            $crate::cli::ModelName::Cpbim => {
+                type $M = cpbim::Cpbim;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_model;
+
+impl ModelName {
+    fn name(self) -> &'static str {
+        with_model!(self, M => <M as cpbim::Model>::NAME)
+    }
+}
+
+/// Move ordering for `--plain-ordering`.
+pub fn ordering(plain: bool) -> SearchOrdering {
+    if plain {
+        SearchOrdering::PLAIN
+    } else {
+        SearchOrdering::ALL
+    }
+}
+
+/// Run the command line.
+pub fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Solve(args) => solve::run(&args),
+        Command::Testsets(args) => testsets::run(&args),
+        Command::Name(args) => name::run(&args),
+        Command::Analyze(args) => analyze::run(&args),
+        Command::Bench(args) => bench::run(&args),
+        Command::Kb { command } => kb::run(command),
+        Command::Position(args) => position::run(&args),
+    }
+}

@@ -1,0 +1,104 @@
+//! `cpbim name`: DIF opening names of lines, of every first move within a distance, or of the
+//! thesis's named openings.
+
+use super::input::line_items;
+use anyhow::Result;
+use clap::Args;
+use cpbim::opening::{all_within, name_line, parse_name, Opening, NAMED};
+
+#[derive(Args)]
+pub struct NameArgs {
+    /// A line (in any format with its play order; its first three stones are named), a name to
+    /// normalise (`X-J8`, `I9-J8`), the path of a file of lines, or `-` for standard input.
+    line: Option<String>,
+    /// With a game-record CSV file: the game whose `game_id` is N.
+    #[arg(long, value_name = "N", requires = "line")]
+    game_id: Option<u64>,
+    /// Print `{"name", "short", "stones"}` as JSON.
+    #[arg(long)]
+    json: bool,
+    /// List every distinct white first move with both stones within this distance of J10.
+    #[arg(long, value_name = "DISTANCE", conflicts_with = "line")]
+    all: Option<usize>,
+    /// List the 26 named openings of the thesis (000 §2.2.1).
+    #[arg(long, conflicts_with_all = ["line", "all"])]
+    named: bool,
+}
+
+fn opening_json(o: &Opening) -> serde_json::Value {
+    serde_json::json!({"name": o.name(), "short": o.short(), "stones": o.stones()})
+}
+
+pub fn run(args: &NameArgs) -> Result<()> {
+    if let Some(reach) = args.all {
+        return all(reach, args.json);
+    }
+    if args.named {
+        return named(args.json);
+    }
+    let Some(arg) = &args.line else {
+        anyhow::bail!("give a line, a name, --all DISTANCE or --named");
+    };
+    let items = line_items(Some(arg), args.game_id)?;
+    let single = items.len() == 1 && items[0].line.is_none();
+    for item in items {
+        let named = item.record.and_then(|r| Ok(name_line(r.stones())?));
+        match named {
+            Ok(o) if args.json => println!("{}", opening_json(&o)),
+            Ok(o) => println!("{:<8} {}", o.short(), o.name()),
+            Err(e) if single => return Err(e),
+            Err(e) => {
+                let msg = format!("line {}: {e:#}", item.line.unwrap_or(0));
+                if args.json {
+                    println!("{}", cpbim::report::error_json(&msg));
+                } else {
+                    println!("error: {msg}");
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn all(reach: usize, json: bool) -> Result<()> {
+    let all = all_within(reach);
+    if json {
+        let v: Vec<_> = all.iter().map(opening_json).collect();
+        println!("{}", serde_json::Value::Array(v));
+    } else {
+        println!(
+            "{} distinct white first moves with both stones within distance {reach} of J10:",
+            all.len()
+        );
+        for o in &all {
+            println!("{:<8} {}", o.short(), o.name());
+        }
+    }
+    Ok(())
+}
+
+fn named(json: bool) -> Result<()> {
+    for n in NAMED {
+        let o = parse_name(n.short)?;
+        if json {
+            let mut v = opening_json(&o);
+            v["figure"] = n.figure.into();
+            v["printed"] = n.printed.into();
+            println!("{v}");
+        } else {
+            let printed = if n.printed != n.short {
+                format!("  (printed `{}`)", n.printed)
+            } else {
+                String::new()
+            };
+            println!(
+                "fig. {:<5} {:<7} {:<7} {}{printed}",
+                n.figure,
+                n.printed,
+                o.short(),
+                o.name(),
+            );
+        }
+    }
+    Ok(())
+}

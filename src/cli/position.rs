@@ -1,0 +1,87 @@
+//! `cpbim position`: read games in any format and write them in another (docs/formats.md).
+
+use super::input::{self, Inputs};
+use super::InputArgs;
+use anyhow::Result;
+use clap::{Args, ValueEnum};
+use cpbim::notation::{self, Format};
+use cpbim::Record;
+
+#[derive(Args)]
+pub struct PositionArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatName::Diagram)]
+    format: FormatName,
+}
+
+/// The formats that can be written.
+#[derive(Clone, Copy, ValueEnum)]
+enum FormatName {
+    /// Stone list in play order.
+    List,
+    /// 19×19 diagram with coordinates.
+    Diagram,
+    /// SGF, Little Golem style.
+    Sgf,
+    /// Chinese computer-games contest record, {[C6]…;B(J,10);…}.
+    Contest,
+    /// One row of the game-record CSV.
+    Csv,
+}
+
+impl FormatName {
+    fn format(self) -> Format {
+        match self {
+            FormatName::List => Format::List,
+            FormatName::Diagram => Format::Diagram,
+            FormatName::Sgf => Format::Sgf,
+            FormatName::Contest => Format::Contest,
+            FormatName::Csv => Format::Csv,
+        }
+    }
+}
+
+/// `record` in `format`; a finished game written as a stone list or diagram says so in a
+/// comment (which the readers skip).
+fn written(record: &Record, format: Format) -> Result<String> {
+    let mut text = notation::write(record, format)?;
+    if let (Some(w), Format::List | Format::Diagram) = (record.win(), format) {
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text += &format!("# {}\n", cpbim::report::finished_text(w));
+    }
+    Ok(text.trim_end_matches('\n').to_string())
+}
+
+pub fn run(args: &PositionArgs) -> Result<()> {
+    let Some(arg) = args.input.position.as_deref() else {
+        anyhow::bail!("give a game: its text, a file, or - for standard input");
+    };
+    let format = args.format.format();
+    match input::read(Some(arg), args.input.game_id)? {
+        Inputs::One(text) => println!("{}", written(&cpbim::parse_record(&text)?, format)?),
+        Inputs::Lines(lines) => {
+            let mut errors = 0;
+            for line in &lines {
+                let result = cpbim::batch::read_line(&line.bytes)
+                    .map_err(anyhow::Error::from)
+                    .and_then(|r| written(&r, format));
+                match result {
+                    Ok(text) if format == Format::Diagram => println!("{text}\n"),
+                    Ok(text) => println!("{text}"),
+                    Err(e) => {
+                        errors += 1;
+                        println!("error: line {}: {e:#}", line.number);
+                    }
+                }
+            }
+            if errors > 0 {
+                eprintln!("{} games, {errors} errors", lines.len());
+            }
+        }
+    }
+    Ok(())
+}

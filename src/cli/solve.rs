@@ -1,0 +1,139 @@
+//! `cpbim solve`: the double-threat search for one game or a batch, one answer per input line.
+
+use super::input::{self, Inputs, Line};
+use super::progress::Progress;
+use super::{limits, stopped, with_model, InputArgs, ModelName, SearchArgs, STOP};
+use anyhow::Result;
+use clap::Args;
+use cpbim::batch::{self, Answer, LineResult};
+use cpbim::report::{answer_json, answer_text, error_json};
+use cpbim::search::{Config, Outcome};
+use cpbim::Model;
+use std::io::Write;
+
+/// The built-in example of the README: black to move, a double-threat win at depth 16.
+const EXAMPLE: &str = include_str!("../../examples/positions/example.txt");
+
+#[derive(Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    search: SearchArgs,
+    /// Position model.
+    #[arg(long, value_enum, default_value_t = ModelName::Cpbim)]
+    model: ModelName,
+    /// One JSON object per game (docs/json.md).
+    #[arg(long)]
+    json: bool,
+    /// Attach the proof tree of a win: in JSON as "proof"; in text printed after the answer
+    /// (one game) or as compact JSON at the end of the answer's line (a batch).
+    #[arg(long)]
+    proof: bool,
+    /// Try candidates in point order (no history, killer, table or composite ordering).
+    #[arg(long)]
+    plain_ordering: bool,
+    /// Solve the built-in example position.
+    #[arg(long, conflicts_with = "position")]
+    example: bool,
+}
+
+pub fn run(args: &SolveArgs) -> Result<()> {
+    let config = Config {
+        ordering: super::ordering(args.plain_ordering),
+        proof: args.proof,
+        ..args.search.config()?
+    };
+    let inputs = if args.example {
+        Inputs::One(EXAMPLE.to_string())
+    } else {
+        input::read(args.input.position.as_deref(), args.input.game_id)?
+    };
+    with_model!(args.model, M => match inputs {
+        Inputs::One(text) => one::<M>(args, &config, &text),
+        Inputs::Lines(lines) => lines_batch::<M>(args, &config, &lines),
+    })
+}
+
+/// One game: its answer, or an error (exit status 1).
+fn one<M: Model>(args: &SolveArgs, config: &Config, text: &str) -> Result<()> {
+    let record = cpbim::parse_record(text)?;
+    limits::check_tables(config.tt_entries, 1)?;
+    let answer = batch::answer::<M>(&record, config, &STOP);
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        writeln!(out, "{}", answer_json(&answer))?;
+        return Ok(());
+    }
+    if args.example {
+        writeln!(
+            out,
+            "{} to move:\n{}",
+            record.to_move(),
+            cpbim::board::diagram(record.board(), None)
+        )?;
+    }
+    writeln!(out, "{}", answer_text(&answer))?;
+    if let Answer::Solved(s) = &answer {
+        if let Some(p) = &s.proof {
+            writeln!(out, "{}", serde_json::to_string_pretty(p)?)?;
+        }
+    }
+    Ok(())
+}
+
+/// The line printed for one batch answer.
+fn batch_line(args: &SolveArgs, result: &LineResult) -> String {
+    match (result, args.json) {
+        (Ok(a), true) => answer_json(a).to_string(),
+        (Ok(a), false) => {
+            let mut text = answer_text(a);
+            if let Answer::Solved(s) = a {
+                if let Some(p) = &s.proof {
+                    text += &format!(
+                        "  proof {}",
+                        serde_json::to_string(p).expect("proofs serialise")
+                    );
+                }
+            }
+            text
+        }
+        (Err(e), true) => error_json(e).to_string(),
+        (Err(e), false) => format!("error: {e}"),
+    }
+}
+
+/// A batch: one answer per line, in order, printed as each chunk completes.
+fn lines_batch<M: Model>(args: &SolveArgs, config: &Config, lines: &[Line]) -> Result<()> {
+    let pool = args.search.pool(1)?;
+    let bar = Progress::new(
+        lines.len() as u64,
+        "{spinner} solving {pos}/{len} [{elapsed_precise}, ~{eta} left] {wide_bar}",
+    );
+    let start = std::time::Instant::now();
+    let (mut wins, mut finished, mut errors) = (0, 0, 0);
+    let mut out = std::io::stdout().lock();
+    for chunk in lines.chunks(256) {
+        let bytes: Vec<Vec<u8>> = chunk.iter().map(|l| l.bytes.clone()).collect();
+        let results =
+            pool.install(|| batch::solve_lines::<M>(&bytes, config, &STOP, &|_| bar.inc(1)));
+        for r in &results {
+            match r {
+                Ok(Answer::Solved(s)) => wins += usize::from(s.outcome == Outcome::Win),
+                Ok(Answer::Finished(_)) => finished += 1,
+                Err(_) => errors += 1,
+            }
+            bar.suspend(|| writeln!(out, "{}", batch_line(args, r)))?;
+        }
+        out.flush()?;
+    }
+    bar.finish();
+    eprintln!(
+        "{} games ({wins} win, {finished} finished, {errors} errors) in {:.2} s with {} threads{}",
+        lines.len(),
+        start.elapsed().as_secs_f64(),
+        pool.current_num_threads(),
+        if stopped() { "; stopped by Ctrl-C" } else { "" }
+    );
+    Ok(())
+}

@@ -1,0 +1,126 @@
+//! Diagrams: 19 lines of 19 cells, the top line being row 19; `.` empty, `X`/`B`/`x` black,
+//! `O`/`W`/`o` white. Cells may be separated by spaces; a header or footer line of the column
+//! letters `A`–`S` and row numbers before and after the cells are optional (checked when
+//! present); `#` starts a comment. A diagram has no play order: the side to move follows from
+//! the stone counts, and a diagram with a six is a finished game.
+
+use super::ParseError;
+use crate::board::Board;
+use crate::geom::{Color, Point, SIZE};
+use crate::record::Record;
+
+const CELLS: &str = "a diagram cell is '.', 'X'/'B'/'x' (black) or 'O'/'W'/'o' (white)";
+
+fn cell(ch: char) -> Option<Option<Color>> {
+    match ch {
+        '.' => Some(None),
+        'X' | 'B' | 'x' => Some(Some(Color::Black)),
+        'O' | 'W' | 'o' => Some(Some(Color::White)),
+        _ => None,
+    }
+}
+
+fn is_column_header(line: &str) -> bool {
+    let letters: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+    letters.eq_ignore_ascii_case("ABCDEFGHIJKLMNOPQRS")
+}
+
+/// A row of a diagram split into its optional labels and its cells, as `(char index, char)`
+/// of the cells (whitespace dropped).
+struct Row {
+    lead: String,
+    trail: String,
+    cells: Vec<(usize, char)>,
+}
+
+fn split_row(line: &str) -> Row {
+    let chars: Vec<char> = line.chars().collect();
+    let first = chars.iter().position(|c| !c.is_whitespace()).unwrap_or(0);
+    let last = chars
+        .iter()
+        .rposition(|c| !c.is_whitespace())
+        .map_or(0, |i| i + 1);
+    let body = &chars[first..last.max(first)];
+    let lead_len = body.iter().take_while(|c| c.is_ascii_digit()).count();
+    let trail_len = body[lead_len..]
+        .iter()
+        .rev()
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let cells = (first + lead_len..first + body.len() - trail_len)
+        .map(|i| (i, chars[i]))
+        .filter(|(_, c)| !c.is_whitespace())
+        .collect();
+    Row {
+        lead: body[..lead_len].iter().collect(),
+        trail: body[body.len() - trail_len..].iter().collect(),
+        cells,
+    }
+}
+
+/// Is `line` (without its comment) a line of a diagram: the column letters, or a row of cells
+/// with optional row numbers? At least two cells: a lone `X14` or `B7` is a stone.
+pub fn is_diagram_line(line: &str) -> bool {
+    if is_column_header(line) {
+        return true;
+    }
+    let row = split_row(line);
+    row.cells.len() >= 2 && row.cells.iter().all(|&(_, c)| cell(c).is_some())
+}
+
+/// Read a diagram.
+pub fn parse_diagram(text: &str) -> Result<Record, ParseError> {
+    let mut board = Board::new();
+    let mut rows = 0usize;
+    for (ln, raw) in text.lines().enumerate() {
+        let body = raw.split('#').next().unwrap_or("");
+        if body.trim().is_empty() || is_column_header(body) {
+            continue;
+        }
+        if rows == SIZE {
+            return Err(ParseError::Diagram(format!(
+                "line {}: more than {SIZE} board lines",
+                ln + 1
+            )));
+        }
+        let r = SIZE - 1 - rows;
+        rows += 1;
+        let row = split_row(body);
+        for label in [&row.lead, &row.trail] {
+            if !label.is_empty() && label.parse::<usize>().ok() != Some(r + 1) {
+                return Err(ParseError::Diagram(format!(
+                    "line {}: row label {:?} where row {} was expected (the top line is row 19)",
+                    ln + 1,
+                    crate::text::excerpt(label),
+                    r + 1
+                )));
+            }
+        }
+        let mut stones = Vec::with_capacity(SIZE);
+        for &(at, ch) in &row.cells {
+            stones.push(cell(ch).ok_or(ParseError::UnknownChar {
+                ch,
+                line: ln + 1,
+                column: at + 1,
+                expected: CELLS,
+            })?);
+        }
+        if stones.len() != SIZE {
+            return Err(ParseError::Diagram(format!(
+                "line {}: {} cells in row {}, expected {SIZE}",
+                ln + 1,
+                stones.len(),
+                r + 1
+            )));
+        }
+        for (col, stone) in stones.into_iter().enumerate() {
+            board.set(Point::new(col, r).expect("in range"), stone);
+        }
+    }
+    if rows != SIZE {
+        return Err(ParseError::Diagram(format!(
+            "{rows} board lines, expected {SIZE}"
+        )));
+    }
+    Ok(Record::from_board(board)?)
+}

@@ -1,0 +1,325 @@
+//! SGF game records, in the two styles Connect6 software writes:
+//!
+//! * Little Golem's, one node per move holding one or two stones, each a letter `a`–`s` and a
+//!   row number: `(;FF[4]…;B[j10];W[j9l11];B[k9l8])`;
+//! * one stone per node with two letters `A`–`S`: `;B[JJ];W[LH];W[HH]` (column, then row
+//!   counted from the top as in every SGF, so `JJ` is `J10` and `LH` is `L12`).
+//!
+//! The main line is read (variations are skipped). `PB`, `PW`, `RE`, `DT`, `PC`, `EV` are kept
+//! as the record's [`Info`](crate::record::Info); `SZ` must be 19; other properties are
+//! ignored; setup properties (`AB`, `AW`, `AE`) are refused.
+
+use super::{check_turn, ParseError};
+use crate::geom::{Color, Point, PointError, Rules, SIZE};
+use crate::record::{Info, Record};
+use crate::text::excerpt;
+
+/// One property of an SGF node: identifier and values, with the byte offset of each value.
+struct Property {
+    ident: String,
+    values: Vec<(usize, String)>,
+}
+
+/// A small SGF reader: the main line of the game tree as a list of nodes.
+struct Reader<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl Reader<'_> {
+    fn peek(&mut self) -> Option<char> {
+        let rest = &self.text[self.pos..];
+        let trimmed = rest.trim_start();
+        self.pos += rest.len() - trimmed.len();
+        trimmed.chars().next()
+    }
+
+    fn err(&self, reason: impl Into<String>) -> ParseError {
+        ParseError::Sgf {
+            offset: self.pos,
+            reason: reason.into(),
+        }
+    }
+
+    /// `( node* tree* )`, read without recursion (variations may nest deeply); returns the
+    /// nodes of the main line: the first variation at every branch.
+    fn game_tree(&mut self) -> Result<Vec<Vec<Property>>, ParseError> {
+        match self.peek() {
+            Some('(') => self.pos += 1,
+            Some(c) => return Err(self.err(format!("expected '(' but found {c:?}"))),
+            None => return Err(ParseError::SgfTruncated("expected '('".into())),
+        }
+        let mut nodes = Vec::new();
+        // Per open tree: is it on the main line, and has it had a variation yet?
+        let mut open: Vec<(bool, bool)> = vec![(true, false)];
+        while let Some(&(main, _)) = open.last() {
+            match self.peek() {
+                Some(';') => {
+                    self.pos += 1;
+                    let node = self.node()?;
+                    if main {
+                        nodes.push(node);
+                    }
+                }
+                Some('(') => {
+                    self.pos += 1;
+                    let parent = open.last_mut().expect("a tree is open");
+                    let child_main = parent.0 && !parent.1;
+                    parent.1 = true;
+                    open.push((child_main, false));
+                }
+                Some(')') => {
+                    self.pos += 1;
+                    open.pop();
+                }
+                Some(c) => return Err(self.err(format!("unexpected character {c:?}"))),
+                None => return Err(ParseError::SgfTruncated("missing ')'".into())),
+            }
+        }
+        Ok(nodes)
+    }
+
+    fn node(&mut self) -> Result<Vec<Property>, ParseError> {
+        let mut props = Vec::new();
+        while let Some(c) = self.peek() {
+            if !c.is_ascii_alphabetic() {
+                break;
+            }
+            let rest = &self.text[self.pos..];
+            let len = rest
+                .find(|c: char| !c.is_ascii_alphabetic())
+                .unwrap_or(rest.len());
+            let ident = rest[..len].to_string();
+            self.pos += len;
+            let mut values = Vec::new();
+            while self.peek() == Some('[') {
+                self.pos += 1;
+                let start = self.pos;
+                values.push((start, self.value(&ident, start)?));
+            }
+            if values.is_empty() {
+                return Err(self.err(format!("property {} has no value", excerpt(&ident))));
+            }
+            props.push(Property { ident, values });
+        }
+        Ok(props)
+    }
+
+    /// A property value up to its closing `]`, with `\` escapes resolved.
+    fn value(&mut self, ident: &str, start: usize) -> Result<String, ParseError> {
+        let mut value = String::new();
+        let mut chars = self.text[self.pos..].chars();
+        while let Some(ch) = chars.next() {
+            self.pos += ch.len_utf8();
+            match ch {
+                ']' => return Ok(value),
+                '\\' => {
+                    if let Some(n) = chars.next() {
+                        self.pos += n.len_utf8();
+                        value.push(n);
+                    }
+                }
+                _ => value.push(ch),
+            }
+        }
+        Err(ParseError::SgfTruncated(format!(
+            "value of {} at byte {start} has no closing ']'",
+            excerpt(ident)
+        )))
+    }
+}
+
+/// Stones of one SGF move value: `j10`, `j9l11` (letter + row number, Little Golem) or `JJ`
+/// (two letters, column then row from the top).
+fn move_stones(value: &str, offset: usize) -> Result<Vec<(Point, String)>, ParseError> {
+    let v = value.trim();
+    let bad = |reason: String| ParseError::Sgf { offset, reason };
+    let letter_index = |c: char| (c.to_ascii_lowercase() as usize).wrapping_sub('a' as usize);
+    let pair: Vec<char> = v.chars().collect();
+    if pair.len() == 2 && pair.iter().all(char::is_ascii_alphabetic) {
+        let (col, from_top) = (letter_index(pair[0]), letter_index(pair[1]));
+        if col >= SIZE || from_top >= SIZE {
+            return Err(ParseError::Point(PointError::OffBoard {
+                token: v.to_string(),
+                reason: "SGF letters run from A to S",
+            }));
+        }
+        let p = Point::new(col, SIZE - 1 - from_top).expect("checked range");
+        return Ok(vec![(p, v.to_string())]);
+    }
+    // A letter and digits, once or twice.
+    let mut out = Vec::new();
+    let mut rest = v;
+    while !rest.is_empty() {
+        let letter = rest.starts_with(|c: char| c.is_ascii_alphabetic());
+        // The first character is ASCII when `letter` holds, so slicing after it is safe.
+        let digits = if letter {
+            rest[1..].bytes().take_while(u8::is_ascii_digit).count()
+        } else {
+            0
+        };
+        if digits == 0 {
+            return Err(bad(format!(
+                "move value {:?} is neither stones like j10 or j9l11 nor two letters like JJ",
+                excerpt(v)
+            )));
+        }
+        let token = &rest[..1 + digits];
+        out.push((token.parse::<Point>()?, token.to_string()));
+        rest = &rest[1 + digits..];
+    }
+    if out.is_empty() || out.len() > 2 {
+        return Err(bad(format!(
+            "move value {:?} must hold one or two stones",
+            excerpt(v)
+        )));
+    }
+    Ok(out)
+}
+
+fn info_field(info: &mut Info, ident: &str, value: &str) {
+    let field = match ident {
+        "PB" => &mut info.black,
+        "PW" => &mut info.white,
+        "RE" => &mut info.result,
+        "DT" => &mut info.date,
+        "PC" => &mut info.place,
+        "EV" => &mut info.event,
+        _ => return,
+    };
+    *field = Some(value.to_string());
+}
+
+/// Read an SGF game record (either style) and play its main line.
+pub fn parse_sgf(text: &str) -> Result<Record, ParseError> {
+    let mut reader = Reader { text, pos: 0 };
+    let nodes = reader.game_tree()?;
+    if let Some(c) = reader.peek() {
+        return Err(reader.err(format!("unexpected {c:?} after the game tree")));
+    }
+    let mut info = Info::default();
+    let mut stones: Vec<(Point, String)> = Vec::new();
+    for prop in nodes.into_iter().flatten() {
+        let (offset, first) = &prop.values[0];
+        let color = match prop.ident.as_str() {
+            "B" => Color::Black,
+            "W" => Color::White,
+            "AB" | "AW" | "AE" => {
+                return Err(ParseError::Sgf {
+                    offset: *offset,
+                    reason: format!(
+                        "setup property {} is not supported: write the game as moves",
+                        prop.ident
+                    ),
+                })
+            }
+            "SZ" if first.trim() != "19" => {
+                return Err(ParseError::Sgf {
+                    offset: *offset,
+                    reason: format!(
+                        "board size {:?}: only 19×19 Connect6 is read",
+                        excerpt(first)
+                    ),
+                })
+            }
+            ident => {
+                info_field(&mut info, ident, first);
+                continue;
+            }
+        };
+        for (offset, value) in &prop.values {
+            for (p, token) in move_stones(value, *offset)? {
+                check_turn(color, stones.len(), &format!("{}[{value}]", prop.ident)).map_err(
+                    |reason| ParseError::Sgf {
+                        offset: *offset,
+                        reason,
+                    },
+                )?;
+                stones.push((p, token));
+            }
+        }
+    }
+    let mut record = Record::from_tokens(&stones)?;
+    record.info = info;
+    Ok(record)
+}
+
+fn escape(value: &str) -> String {
+    value.replace('\\', "\\\\").replace(']', "\\]")
+}
+
+/// Little Golem SGF: `(;FF[4]GM[Connect6]SZ[19]PB[…]…RE[B+];B[j10];W[j9l11])`, one node per
+/// move. The result is `B+` or `W+` for a finished game, else the record's own.
+pub fn write(record: &Record) -> String {
+    let mut s = String::from("(;FF[4]GM[Connect6]SZ[19]");
+    let i = &record.info;
+    let result = record
+        .win()
+        .map(|w| if w.winner == Color::Black { "B+" } else { "W+" }.to_string())
+        .or_else(|| i.result.clone());
+    for (ident, value) in [
+        ("PB", &i.black),
+        ("PW", &i.white),
+        ("DT", &i.date),
+        ("PC", &i.place),
+        ("EV", &i.event),
+        ("RE", &result),
+    ] {
+        if let Some(v) = value {
+            s += &format!("{ident}[{}]", escape(v));
+        }
+    }
+    let rules = Rules::CONNECT6;
+    let stones = record.stones();
+    let mut at = 0;
+    while at < stones.len() {
+        let end = rules.move_of_stone(at).end.min(stones.len());
+        let color = rules.color_of_stone(at);
+        s.push_str(if color == Color::Black { ";B[" } else { ";W[" });
+        for p in &stones[at..end] {
+            s.push_str(&p.to_string().to_ascii_lowercase());
+        }
+        s.push(']');
+        at = end;
+    }
+    s.push(')');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn letter_pairs_count_rows_from_the_top() {
+        let r = parse_sgf("(;B[JJ];W[LH];W[HH])").unwrap();
+        assert_eq!(super::super::list::write(&r), "J10  L12 H12");
+    }
+
+    #[test]
+    fn multi_byte_values_are_errors_not_panics() {
+        for bad in ["(;B[é])", "(;B[jé])", "(;B[j10];W[é10k3])", "(;B[ｊ10])"] {
+            assert!(parse_sgf(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn deep_variations_do_not_overflow_the_stack() {
+        let deep = format!(
+            "(;B[j10](;W[k11i11]){}{})",
+            "(;W[a1a2]".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        let r = parse_sgf(&deep).unwrap();
+        assert_eq!(r.stones().len(), 3);
+    }
+
+    #[test]
+    fn info_is_read_and_written() {
+        let r = parse_sgf("(;PB[Alice]PW[Bob \\] Jr]EV[Cup];B[j10];W[k11i11])").unwrap();
+        assert_eq!(r.info.black.as_deref(), Some("Alice"));
+        assert_eq!(r.info.white.as_deref(), Some("Bob ] Jr"));
+        let back = parse_sgf(&write(&r)).unwrap();
+        assert_eq!(back, r);
+    }
+}

@@ -1,0 +1,381 @@
+//! Game records: the stones of a game in play order, from the start either to a move boundary
+//! (a game in progress) or to the move that made six (a finished game), with what the record
+//! says about the game (players, result, date, event).
+//!
+//! A [`Position`] is what the solver works on: a move boundary without six. A [`Record`] is
+//! what users have: finished games included. [`Record::position`] gives the position of a game
+//! in progress; [`Record::win`] tells how a finished game ended and [`Record::before_end`] gives
+//! the position the winning move was played from.
+
+use crate::board::{six_text, Board, Position, PositionError};
+use crate::geom::{Color, Point, Rules, K};
+use crate::text::excerpt;
+
+/// What a record says about its game besides the stones. Every field is optional and kept as
+/// written, so a record can be written back in another format.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Info {
+    /// The game's number (`game_id` of the CSV records).
+    pub id: Option<u64>,
+    /// Black's player or team.
+    pub black: Option<String>,
+    /// White's player or team.
+    pub white: Option<String>,
+    /// The result as the record writes it (`先手胜`, `B+`, `black`, …).
+    pub result: Option<String>,
+    /// Date (and time) of the game.
+    pub date: Option<String>,
+    /// Where it was played.
+    pub place: Option<String>,
+    /// The event.
+    pub event: Option<String>,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Win {
+    /// The side that made six.
+    pub winner: Color,
+    /// The first six points of the row, in line order.
+    pub six: [Point; K],
+    /// The stones of the winning move as the record has them: the stone that made six is
+    /// among them (a record may end on the first stone of a move, the one that made six).
+    /// Empty when the play order is unknown (a diagram).
+    pub last_move: Vec<Point>,
+}
+
+/// Where a recorded game stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+// Made once per record and matched at once: boxing the position would buy nothing.
+#[allow(clippy::large_enum_variant)]
+pub enum Status<'a> {
+    /// In progress, at this position.
+    InProgress(Position),
+    /// Finished.
+    Finished(&'a Win),
+}
+
+/// A game as read from a record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    board: Board,
+    stones: Vec<Point>,
+    ordered: bool,
+    win: Option<Win>,
+    /// What the record says besides the stones.
+    pub info: Info,
+}
+
+impl Record {
+    /// The game of `stones` played in order (black's one, then two per side), each with the
+    /// token it was written as (for error messages). The game may end at a move boundary, or
+    /// with the move that makes six: on its first stone, or with both; no stone may follow.
+    pub fn from_tokens(stones: &[(Point, String)]) -> Result<Record, PositionError> {
+        let rules = Rules::CONNECT6;
+        let mut board = Board::new();
+        let mut win: Option<(Win, usize)> = None;
+        for (i, (p, token)) in stones.iter().enumerate() {
+            if let Some((w, ended_at)) = &win {
+                if i >= rules.move_of_stone(*ended_at).end {
+                    return Err(PositionError::AfterEnd {
+                        token: excerpt(token),
+                        index: i + 1,
+                        color: w.winner,
+                        six: six_text(&w.six),
+                        ended_at: ended_at + 1,
+                    });
+                }
+            }
+            if !board.is_empty(*p) {
+                return Err(PositionError::Occupied {
+                    token: excerpt(token),
+                });
+            }
+            let color = rules.color_of_stone(i);
+            board.set(*p, Some(color));
+            if win.is_none() {
+                if let Some(six) = board.six_through(*p, color) {
+                    let w = Win {
+                        winner: color,
+                        six,
+                        last_move: Vec::new(),
+                    };
+                    win = Some((w, i));
+                }
+            }
+        }
+        let points: Vec<Point> = stones.iter().map(|s| s.0).collect();
+        let win = match win {
+            Some((mut w, ended_at)) => {
+                let start = rules.move_of_stone(ended_at).start;
+                w.last_move = points[start..].to_vec();
+                Some(w)
+            }
+            None if !rules.is_move_boundary(points.len()) => {
+                return Err(PositionError::StoneCount {
+                    count: points.len(),
+                })
+            }
+            None => None,
+        };
+        Ok(Record {
+            board,
+            stones: points,
+            ordered: true,
+            win,
+            info: Info::default(),
+        })
+    }
+
+    /// The game of `stones` played in order.
+    pub fn from_stones(stones: &[Point]) -> Result<Record, PositionError> {
+        let tokens: Vec<(Point, String)> = stones.iter().map(|&p| (p, p.to_string())).collect();
+        Self::from_tokens(&tokens)
+    }
+
+    /// A game from a board alone (a diagram). Without six, the stone counts must be those of
+    /// a move boundary; with a six of one side, they must be those after that side's move or
+    /// after the first stone of it. A play order consistent with the colours is made up
+    /// (points in index order), and [`Record::ordered`] is false.
+    pub fn from_board(board: Board) -> Result<Record, PositionError> {
+        let rules = Rules::CONNECT6;
+        let (b, w) = (board.count(Color::Black), board.count(Color::White));
+        let sixes = [Color::Black, Color::White].map(|c| board.find_six_of(c));
+        let win = match sixes {
+            [None, None] => {
+                let legal = (b == 0 && w == 0) || (b % 2 == 1 && w % 2 == 0 && b.abs_diff(w) == 1);
+                if !legal {
+                    return Err(PositionError::ColorCounts { black: b, white: w });
+                }
+                None
+            }
+            [Some(black), Some(white)] => {
+                return Err(PositionError::BothSix {
+                    black: six_text(&black),
+                    white: six_text(&white),
+                })
+            }
+            [Some(six), None] | [None, Some(six)] => {
+                let winner = if sixes[0].is_some() {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                // After the winner's whole move the opponent would be to move; after its first
+                // stone both sides have as many stones (even for black, odd for white).
+                let after_move = (b % 2 == 1 && w % 2 == 0 && b.abs_diff(w) == 1)
+                    && rules.color_of_stone(b + w) == winner.opponent();
+                let mid_move = b == w && (b % 2 == 0) == (winner == Color::Black) && b > 0;
+                if !(after_move || mid_move) {
+                    return Err(PositionError::FinishedCounts {
+                        color: winner,
+                        six: six_text(&six),
+                        black: b,
+                        white: w,
+                    });
+                }
+                Some(Win {
+                    winner,
+                    six,
+                    last_move: Vec::new(),
+                })
+            }
+        };
+        let stones = made_up_order(&board, rules);
+        Ok(Record {
+            board,
+            stones,
+            ordered: false,
+            win,
+            info: Info::default(),
+        })
+    }
+
+    /// The board at the end of the record.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The stones in play order (made up when [`Record::ordered`] is false).
+    pub fn stones(&self) -> &[Point] {
+        &self.stones
+    }
+
+    /// Was the play order read (true), or made up from a diagram (false)?
+    pub fn ordered(&self) -> bool {
+        self.ordered
+    }
+
+    /// How the game ended, if it is finished.
+    pub fn win(&self) -> Option<&Win> {
+        self.win.as_ref()
+    }
+
+    /// The game in progress with its position, or how it ended.
+    pub fn status(&self) -> Status<'_> {
+        match &self.win {
+            Some(w) => Status::Finished(w),
+            None => Status::InProgress(Position::from_parts(
+                self.board.clone(),
+                self.stones.clone(),
+            )),
+        }
+    }
+
+    /// The position of a game in progress; a finished game is refused with
+    /// [`PositionError::AlreadyWon`].
+    pub fn position(&self) -> Result<Position, PositionError> {
+        match self.status() {
+            Status::Finished(w) => Err(PositionError::AlreadyWon {
+                color: w.winner,
+                six: six_text(&w.six),
+            }),
+            Status::InProgress(pos) => Ok(pos),
+        }
+    }
+
+    /// The position the game was at before its last move: for a finished game with a known
+    /// play order, the position the winning move was played from; for a game in progress, its
+    /// position. `None` for a finished diagram (the order is unknown).
+    pub fn before_end(&self) -> Option<Position> {
+        match &self.win {
+            None => self.position().ok(),
+            Some(w) if self.ordered => {
+                let n = self.stones.len() - w.last_move.len();
+                let mut board = self.board.clone();
+                for &p in &self.stones[n..] {
+                    board.set(p, None);
+                }
+                Some(Position::from_parts(board, self.stones[..n].to_vec()))
+            }
+            Some(_) => None,
+        }
+    }
+
+    /// The side to move at the end of the record (for a finished game: the loser, who can no
+    /// longer move).
+    pub fn to_move(&self) -> Color {
+        match &self.win {
+            Some(w) => w.winner.opponent(),
+            None => Rules::CONNECT6.color_of_stone(self.stones.len()),
+        }
+    }
+}
+
+impl From<Position> for Record {
+    fn from(pos: Position) -> Record {
+        Record {
+            board: pos.board().clone(),
+            stones: pos.stones().to_vec(),
+            ordered: true,
+            win: None,
+            info: Info::default(),
+        }
+    }
+}
+
+/// A play order for the stones of `board`: each side's stones in point order, interleaved as
+/// the rules deal the turns (extra stones of one side, as after a winning first stone, last).
+fn made_up_order(board: &Board, rules: Rules) -> Vec<Point> {
+    let mut black = board
+        .iter()
+        .filter(|s| s.1 == Color::Black)
+        .map(|s| s.0)
+        .peekable();
+    let mut white = board
+        .iter()
+        .filter(|s| s.1 == Color::White)
+        .map(|s| s.0)
+        .peekable();
+    let mut order = Vec::with_capacity(board.stones());
+    for i in 0.. {
+        let next = match rules.color_of_stone(i) {
+            Color::Black => black.next(),
+            Color::White => white.next(),
+        };
+        match next {
+            Some(p) => order.push(p),
+            None => break,
+        }
+    }
+    order.extend(black.chain(white));
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pts(s: &str) -> Vec<Point> {
+        s.split_whitespace().map(|t| t.parse().unwrap()).collect()
+    }
+
+    #[test]
+    fn a_game_in_progress_is_a_position() {
+        let r = Record::from_stones(&pts("J10 K11 I11")).unwrap();
+        assert!(r.win().is_none());
+        assert_eq!(r.position().unwrap().stones(), r.stones());
+        assert_eq!(r.to_move(), Color::Black);
+    }
+
+    #[test]
+    fn a_game_ending_with_a_whole_move() {
+        let r = Record::from_stones(&pts("J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 I5")).unwrap();
+        let w = r.win().unwrap();
+        assert_eq!(w.winner, Color::Black);
+        assert_eq!(w.six.map(|p| p.to_string()).join(" "), "D5 E5 F5 G5 H5 I5");
+        assert_eq!(w.last_move, pts("H5 I5"));
+        assert_eq!(r.before_end().unwrap().stones().len(), 11);
+        assert!(matches!(
+            r.position(),
+            Err(PositionError::AlreadyWon { .. })
+        ));
+    }
+
+    #[test]
+    fn a_game_ending_on_the_first_stone_of_a_move() {
+        // Black's D5..H5, then I5 (the first stone of black's move) makes six.
+        let line = "J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 C7 A8 A9 I5";
+        let short = Record::from_stones(&pts(line)).unwrap();
+        assert_eq!(short.win().unwrap().last_move, pts("I5"));
+        let both = Record::from_stones(&pts(&format!("{line} S1"))).unwrap();
+        assert_eq!(both.win().unwrap().last_move, pts("I5 S1"));
+        assert_eq!(short.before_end(), both.before_end());
+        assert_eq!(short.before_end().unwrap().stones().len(), 15);
+        let d = Record::from_board(short.board().clone()).unwrap();
+        assert_eq!(d.win().unwrap().winner, Color::Black);
+    }
+
+    #[test]
+    fn no_stone_after_the_end() {
+        let e =
+            Record::from_stones(&pts("J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 I5 S19")).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                PositionError::AfterEnd {
+                    index: 14,
+                    ended_at: 13,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn finished_diagrams() {
+        let r = Record::from_stones(&pts("J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 I5")).unwrap();
+        let d = Record::from_board(r.board().clone()).unwrap();
+        assert_eq!(d.win().unwrap().winner, Color::Black);
+        assert!(!d.ordered() && d.before_end().is_none());
+        // Black has six but white has just moved: impossible.
+        let mut b = r.board().clone();
+        b.set("S19".parse().unwrap(), Some(Color::White));
+        b.set("S18".parse().unwrap(), Some(Color::White));
+        assert!(matches!(
+            Record::from_board(b),
+            Err(PositionError::FinishedCounts { .. })
+        ));
+    }
+}
