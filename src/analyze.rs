@@ -42,6 +42,8 @@ impl Default for AnalyzeConfig {
 pub struct Defenses {
     /// Was there a threat to answer?
     pub needed: bool,
+    /// Did a stop request (Ctrl-C) come before the search? Then nothing is counted.
+    pub stopped: bool,
     /// Candidate points (empty, within the radius of a stone).
     pub points: usize,
     /// Candidate moves: pairs of candidate points.
@@ -205,6 +207,7 @@ pub fn analyze_line(
             if !needed || stop.load(Ordering::Relaxed) {
                 return Defenses {
                     needed,
+                    stopped: needed,
                     ..Defenses::default()
                 };
             }
@@ -365,11 +368,12 @@ pub fn boundary_json(b: &Boundary) -> serde_json::Value {
         "win": solution_json(&b.win),
         "threat": solution_json(&b.threat),
     });
-    if b.defenses.as_ref().is_some_and(|d| !d.needed) {
-        v["defenses"] = json!({ "needed": false });
+    if let Some(d) = b.defenses.as_ref().filter(|d| !d.needed || d.stopped) {
+        v["defenses"] = json!({ "needed": d.needed, "stopped": d.stopped });
     } else if let Some(d) = &b.defenses {
         v["defenses"] = json!({
             "needed": true,
+            "stopped": false,
             "points": d.points,
             "pairs": d.pairs,
             "holding": d.holding,
@@ -405,6 +409,8 @@ pub fn boundary_text(b: &Boundary) -> String {
     );
     if b.defenses.as_ref().is_some_and(|d| !d.needed) {
         s += "      defences: not needed, no threat to answer\n";
+    } else if b.defenses.as_ref().is_some_and(|d| d.stopped) {
+        s += "      defences: not searched, stopped by Ctrl-C\n";
     } else if let Some(d) = &b.defenses {
         s += &format!(
             "      defences: {} of {} moves hold ({} candidate points, {} refuted by a known proof, {:.2} s{})",
@@ -484,6 +490,7 @@ pub fn summary_row(label: &str, a: &Analysis) -> String {
         .map(|b| b.stones.to_string())
         .collect();
     let holding = match &last.defenses {
+        Some(d) if d.stopped => "stopped".to_string(),
         Some(d) if d.needed => format!("{}/{}", d.holding, d.pairs),
         Some(_) => "no threat".to_string(),
         None => "-".to_string(),

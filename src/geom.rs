@@ -49,7 +49,7 @@ impl Rules {
 
     /// Is `count` stones a move boundary (0, or `q + p·j`)?
     pub fn is_move_boundary(&self, count: usize) -> bool {
-        count == 0 || (count >= self.q && (count - self.q) % self.p == 0)
+        count == 0 || (count >= self.q && (count - self.q).is_multiple_of(self.p))
     }
 
     /// The stones of the move holding the stone with 0-based play index `i`, as a range of
@@ -67,7 +67,7 @@ impl Rules {
     pub fn color_of_stone(&self, i: usize) -> Color {
         if i < self.q {
             Color::Black
-        } else if ((i - self.q) / self.p) % 2 == 0 {
+        } else if ((i - self.q) / self.p).is_multiple_of(2) {
             Color::White
         } else {
             Color::Black

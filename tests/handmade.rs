@@ -38,7 +38,11 @@ fn real(game: u64, back: usize) -> Position {
     let games = load_games(&bundled_games_path()).unwrap();
     let g = games.iter().find(|g| g.id == game).unwrap();
     let keep = g.moves.len() - 2 * back;
-    let keep = if keep % 2 == 0 { keep - 1 } else { keep };
+    let keep = if keep.is_multiple_of(2) {
+        keep - 1
+    } else {
+        keep
+    };
     Position::from_stones(&g.moves[..keep]).unwrap()
 }
 

@@ -220,7 +220,7 @@ fn pick(board: &Board, seed: u16, last: Option<Point>) -> Option<Point> {
             .collect(),
         None => Vec::new(),
     };
-    let pool = if empties.is_empty() || seed % 7 == 0 {
+    let pool = if empties.is_empty() || seed.is_multiple_of(7) {
         Point::all().filter(|&p| board.is_empty(p)).collect()
     } else {
         empties

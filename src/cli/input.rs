@@ -8,9 +8,9 @@
 //!   contest record nor a CSV row: a path, and when it does not exist, "no such file";
 //! * anything else: the text of one game.
 //!
-//! A file (or standard input) holding a diagram, an SGF game or a contest record is one game;
-//! otherwise it holds one game per line (a batch). In a game-record CSV the header line is
-//! skipped, and `--game-id N` picks one game.
+//! A file (or standard input) holding a diagram, or an SGF game or contest record spread over
+//! several lines, is one game; otherwise it holds one game per line (a batch). A first line
+//! that is a CSV header is skipped, and `--game-id N` picks one game of a CSV.
 
 use anyhow::{bail, Context, Result};
 use cpbim::notation::{self, csv, Format};
@@ -107,13 +107,17 @@ fn from_bytes(bytes: &[u8], origin: &str, game_id: Option<u64>) -> Result<Inputs
     if let Some(id) = game_id {
         return csv_game(bytes, origin, format, id).map(Inputs::One);
     }
-    if format.is_whole_text() {
+    if notation::is_one_game(&lossy) {
         let text = notation::decode(bytes).with_context(|| format!("reading {origin}"))?;
         return Ok(Inputs::One(text.into_owned()));
     }
     let mut lines: Vec<Line> = split_lines(bytes).collect();
-    if format == Format::Csv {
-        lines.retain(|l| !csv::is_header(&String::from_utf8_lossy(&l.bytes)));
+    // A CSV's header line is not a game.
+    if lines
+        .first()
+        .is_some_and(|l| csv::is_header(&String::from_utf8_lossy(&l.bytes)))
+    {
+        lines.remove(0);
     }
     Ok(Inputs::Lines(lines))
 }
@@ -253,6 +257,9 @@ mod tests {
             Inputs::One(_)
         ));
         assert!(matches!(from_bytes(b"", "x", None).unwrap(), Inputs::Lines(l) if l.is_empty()));
+        // SGF games one per line are a batch.
+        let l = lines(from_bytes(b"(;B[j10])\n(;B[j10];W[k11i11])\n", "x", None).unwrap());
+        assert_eq!(l.len(), 2);
         // A line that is not UTF-8 stays a line of its own.
         let l = lines(from_bytes(b"J10\nJ10 K11 I11 # caf\xe9\n", "x", None).unwrap());
         assert_eq!(l.len(), 2);

@@ -77,7 +77,7 @@ pub fn seconds(flag: &str, t: f64) -> Result<Duration> {
 
 /// `--depth`: a multiple of 4 plies, at most the deepest budget the search holds.
 pub fn depth(d: u32) -> Result<u32> {
-    if d % 4 != 0 {
+    if !d.is_multiple_of(4) {
         bail!("--depth {d}: depths are multiples of 4 plies (one round is 2 attacking and 2 defending stones)");
     }
     if d > MAX_BUDGET {

@@ -127,12 +127,46 @@ impl Format {
             Format::Csv => "csv",
         }
     }
+}
 
-    /// Does a text of this format hold exactly one game, whatever its line breaks (true), or
-    /// is a text of several lines several games, one per line (false)?
-    pub fn is_whole_text(self) -> bool {
-        matches!(self, Format::Diagram | Format::Sgf | Format::Contest)
+/// Does `text` hold one game spread over its lines — a diagram, or an SGF game or contest
+/// record that goes on past its first line — rather than one game per line (stone lists,
+/// CSV rows, and SGF games or contest records written one per line)?
+pub fn is_one_game(text: &str) -> bool {
+    match detect(text) {
+        Format::Diagram => true,
+        Format::Sgf | Format::Contest => !first_record_ends_on_its_line(text),
+        Format::List | Format::Csv => false,
     }
+}
+
+/// Does the SGF game tree or contest record at the start of `text` close on its first line?
+/// Brackets count outside property values (`[…]`, where `\` escapes a character).
+fn first_record_ends_on_its_line(text: &str) -> bool {
+    let line = text
+        .trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n'])
+        .lines()
+        .next()
+        .unwrap_or("");
+    let (mut depth, mut in_value, mut escaped) = (0usize, false, false);
+    for c in line.chars() {
+        match (in_value, c) {
+            (true, _) if escaped => escaped = false,
+            (true, '\\') => escaped = true,
+            (true, ']') => in_value = false,
+            (true, _) => {}
+            (false, '[') => in_value = true,
+            (false, '(' | '{') => depth += 1,
+            (false, ')' | '}') => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The lines of `text` that carry content: without `#` comments, blank ones skipped.
@@ -298,6 +332,17 @@ mod tests {
         assert_eq!(detect("B7\n"), Format::List);
         assert_eq!(detect("J10 K11. I11"), Format::List);
         assert_eq!(detect(""), Format::List);
+    }
+
+    #[test]
+    fn one_game_or_one_per_line() {
+        assert!(is_one_game("(;B[j10]\n;W[k11i11])"));
+        assert!(!is_one_game("(;B[j10];W[k11i11])\n(;B[j10])\n"));
+        assert!(!is_one_game("(;C[a ) \\] b];B[j10])\n(;B[j10])"));
+        assert!(is_one_game("{[C6][x];B(J,10)\n;W(K,11);W(L,10)}"));
+        assert!(!is_one_game("{[C6][x];B(J,10)}\n{[C6][y];B(J,10)}"));
+        assert!(is_one_game(&parse_position("J10").unwrap().to_diagram()));
+        assert!(!is_one_game("J10\nJ10 K11 I11"));
     }
 
     #[test]

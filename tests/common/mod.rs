@@ -7,6 +7,8 @@
 
 #![allow(dead_code)]
 
+pub mod mutate;
+
 use serde_json::Value;
 
 pub const N: usize = 19;

@@ -1,0 +1,389 @@
+//! The command line as users meet it, through the real binary: bad input never kills a run,
+//! finished games are read, arguments follow one rule, option values cannot crash it.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+struct Out {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+impl Out {
+    fn lines(&self) -> Vec<&str> {
+        self.stdout.lines().collect()
+    }
+
+    /// Ended normally (0) or with a reported error (1): never a panic (101) or a signal.
+    fn clean(&self) -> bool {
+        (self.code == 0 || self.code == 1) && !self.stderr.contains("panicked")
+    }
+}
+
+fn run_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Out {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cpbim"));
+    cmd.args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("CPBIM_PROGRESS_SECS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("the binary runs");
+    let mut input = child.stdin.take().unwrap();
+    let stdin = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&stdin);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn run(args: &[&str], stdin: &[u8]) -> Out {
+    run_env(args, stdin, &[])
+}
+
+fn json(line: &str) -> serde_json::Value {
+    serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"))
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cpbim-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn the_readme_example_wins_at_depth_16() {
+    let o = run(&["solve", "--example", "--json"], b"");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = json(o.lines()[0]);
+    assert_eq!(
+        (v["result"].as_str(), v["depth"].as_u64()),
+        (Some("win"), Some(16))
+    );
+}
+
+// 1. A multi-byte character in an SGF value.
+#[test]
+fn a_multi_byte_sgf_value_is_an_error_not_a_panic() {
+    let o = run(&["position", "(;B[é])"], b"");
+    assert_eq!(o.code, 1);
+    assert!(o.stderr.starts_with("error: malformed SGF"), "{}", o.stderr);
+    let o = run(&["solve", "--json"], "J10 K11 I11\n(;B[é])\n".as_bytes());
+    assert!(o.clean() && o.code == 0, "{}", o.stderr);
+    let lines = o.lines();
+    assert_eq!(lines.len(), 2);
+    assert!(json(lines[0])["result"].is_string());
+    assert!(json(lines[1])["error"].as_str().unwrap().contains("SGF"));
+}
+
+// 2. A byte that is not UTF-8 costs its own line only.
+#[test]
+fn a_line_that_is_not_utf8_gets_its_own_error() {
+    let input = b"J10 K11 I11\nJ10 K11 I11 # caf\xe9\nJ10 K11 I11 H11 I10\n";
+    let o = run(&["solve", "--json"], input);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let lines = o.lines();
+    assert_eq!(lines.len(), 3);
+    assert!(json(lines[0])["result"].is_string());
+    assert!(json(lines[1])["error"]
+        .as_str()
+        .unwrap()
+        .contains("not UTF-8"));
+    assert!(json(lines[2])["result"].is_string());
+}
+
+// 3. Finished games.
+#[test]
+fn finished_games_are_read_solved_and_analysed() {
+    // Game 84 ends on the first stone of black's move; game 1 with white's whole move.
+    let o = run(
+        &[
+            "solve",
+            "data/connect6_games.csv",
+            "--game-id",
+            "84",
+            "--json",
+        ],
+        b"",
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let v = json(o.lines()[0]);
+    assert_eq!(v["result"], "finished");
+    assert_eq!(v["last_move"].as_array().unwrap().len(), 1);
+    assert_eq!(v["six"].as_array().unwrap().len(), 6);
+    let o = run(&["solve", "data/connect6_games.csv", "--game-id", "1"], b"");
+    assert!(
+        o.stdout
+            .starts_with("finished: white won, six K11 L12 M13 N14 O15 P16 (last move O15 P16)"),
+        "{}",
+        o.stdout
+    );
+    // position reads it and writes every format; analyze goes to the end.
+    for format in ["list", "diagram", "sgf", "contest", "csv"] {
+        let o = run(
+            &[
+                "position",
+                "data/connect6_games.csv",
+                "--game-id",
+                "1",
+                "--format",
+                format,
+            ],
+            b"",
+        );
+        assert_eq!(o.code, 0, "{format}: {}", o.stderr);
+        let back = run(&["solve", "-"], o.stdout.as_bytes());
+        assert!(
+            back.stdout.starts_with("finished: white won"),
+            "{format}: {}{}",
+            back.stdout,
+            back.stderr
+        );
+    }
+    let o = run(
+        &[
+            "analyze",
+            "data/connect6_games.csv",
+            "--game-id",
+            "1",
+            "--json",
+        ],
+        b"",
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let objects: Vec<_> = o.lines().into_iter().map(json).collect();
+    assert_eq!(objects.len(), 22);
+    let end = objects.last().unwrap();
+    assert_eq!(
+        (end["result"].as_str(), end["winner"].as_str()),
+        (Some("finished"), Some("white"))
+    );
+    assert_eq!(end["stones"], 43);
+    // Every game of the CSV is a finished game.
+    let o = run(&["solve", "data/connect6_games.csv", "--json"], b"");
+    assert_eq!(o.lines().len(), 8282);
+    assert!(o.lines().iter().all(|l| json(l)["result"] == "finished"));
+}
+
+// 4. One rule for arguments.
+#[test]
+fn arguments_are_paths_or_games_by_one_rule() {
+    let o = run(&["solve", "positions.txt"], b"");
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr.starts_with("error: no such file: positions.txt"),
+        "{}",
+        o.stderr
+    );
+    // A file of lines is a batch: W12 has 2 comment lines (answered as the empty board) and
+    // 80 positions.
+    let o = run(&["solve", "testsets/W12.txt", "--json"], b"");
+    let results: Vec<String> = o
+        .lines()
+        .iter()
+        .map(|l| json(l)["result"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(results.len(), 82);
+    assert_eq!(results.iter().filter(|r| *r == "win").count(), 80);
+    // `-` reads standard input like a file: lines, or one diagram / SGF.
+    let o = run(&["solve", "-", "--json"], b"J10 K11 I11\nJ10\n");
+    assert_eq!(o.lines().len(), 2);
+    let diagram = run(&["position", "J10 K11 I11"], b"").stdout;
+    let o = run(&["solve", "-", "--json"], diagram.as_bytes());
+    assert_eq!(o.lines().len(), 1, "{}", o.stderr);
+    let o = run(&["solve", "--json"], b"(;B[j10]\n;W[k11i11])\n");
+    assert_eq!(o.lines().len(), 1, "{}", o.stderr);
+    let dir = scratch("args");
+    let o = run(&["solve", dir.to_str().unwrap()], b"");
+    assert!(o.stderr.contains("is a directory"), "{}", o.stderr);
+    let o = run(&["solve", "J10 K11 I11", "--game-id", "3"], b"");
+    assert!(o.stderr.contains("--game-id"), "{}", o.stderr);
+}
+
+// 5. Option values.
+#[test]
+fn huge_option_values_get_errors_or_caps() {
+    let o = run(&["solve", "--time", "1e19", "J10 K11 I11"], b"");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    for (args, says) in [
+        (vec!["--time", "1e20"], "too large"),
+        (vec!["--time", "0"], "positive"),
+        (
+            vec!["--tt-entries", "1000000000000"],
+            "use at most --tt-entries",
+        ),
+        (
+            vec!["--tt-entries", "18446744073709551615"],
+            "far more memory",
+        ),
+        (vec!["--depth", "1000"], "at most 244"),
+        (vec!["--depth", "6"], "multiples of 4"),
+    ] {
+        let mut all = vec!["solve"];
+        all.extend(args.iter().copied());
+        all.push("J10 K11 I11");
+        let o = run(&all, b"");
+        assert!(
+            o.code == 1 && o.stderr.contains(says),
+            "{args:?}: {}",
+            o.stderr
+        );
+    }
+    let o = run(&["solve", "--threads", "1000", "--json"], b"J10 K11 I11\n");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stderr.contains("note: --threads 1000: using"),
+        "{}",
+        o.stderr
+    );
+}
+
+// 6. The benchmark's and the generator's directories.
+#[test]
+fn bench_and_testsets_name_their_directories() {
+    let dir = scratch("sets");
+    let o = run(&["bench", "--quick", "--sets", dir.to_str().unwrap()], b"");
+    assert!(o.code == 1 && o.stderr.contains("W12.txt"), "{}", o.stderr);
+    for f in std::fs::read_dir("testsets").unwrap() {
+        let f = f.unwrap().path();
+        if f.extension().is_some_and(|e| e == "txt") && !f.ends_with("N20.txt") {
+            std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
+        }
+    }
+    let o = run(&["bench", "--quick", "--sets", dir.to_str().unwrap()], b"");
+    assert!(o.code == 1 && o.stderr.contains("N20.txt"), "{}", o.stderr);
+    let o = run(&["testsets"], b"");
+    assert!(o.code == 2 && o.stderr.contains("--out"), "{}", o.stderr);
+}
+
+// 7. Long analyses: progress without a terminal, no defence search without a threat, quick
+// Ctrl-C.
+#[test]
+fn analyze_shows_progress_and_searches_defences_only_against_threats() {
+    let o = run_env(
+        &[
+            "analyze",
+            "examples/positions/line20.txt",
+            "--defenses",
+            "--radius",
+            "1",
+            "--depth",
+            "12",
+        ],
+        b"",
+        &[("CPBIM_PROGRESS_SECS", "0")],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stderr.contains("progress: line 1/1: boundary"),
+        "{}",
+        o.stderr
+    );
+    let mut needed = 0;
+    for block in o.stdout.split("stones  ").skip(1) {
+        let threat = block.lines().find(|l| l.contains("threat?")).unwrap();
+        let defences = block.lines().find(|l| l.contains("defences:")).unwrap();
+        let no_threat = threat.contains("none ") || threat.contains("nowin ");
+        assert_eq!(no_threat, defences.contains("not needed"), "{block}");
+        needed += usize::from(!no_threat);
+    }
+    assert!(needed > 0);
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_long_analysis_at_once() {
+    let child = Command::new(env!("CARGO_BIN_EXE_cpbim"))
+        .args(["analyze", "examples/positions/line20.txt", "--defenses"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let sent = std::time::Instant::now();
+    // SAFETY: sending SIGINT to our own child process.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    let took = sent.elapsed();
+    assert!(took.as_secs_f64() < 2.0, "took {took:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("stopped by Ctrl-C"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+// 8. Smaller items.
+#[test]
+fn help_proofs_long_tokens_and_messages() {
+    let o = run(&["analyze", "--help"], b"");
+    assert!(
+        o.stdout
+            .contains("One JSON object per move boundary, then one for the end of a finished game"),
+        "{}",
+        o.stdout
+    );
+    // --proof in a text batch: the proof on the answer's own line.
+    let o = run(&["solve", "--proof"], b"J10 K11 I11\nJ10 I9 H11 J8 K9 L8 L10 J7 J9 J6 J11 L9 K11 K7 M9 I5 N10 I6 K12 I10 K6 G10 H9 L5 M4 N3 K5 I7 H6 G7 G5 G8 I8 H8 L11 M6 K8 N5 N7 L4 M10 N11 K4 M5 M3 M7 M2\n");
+    let lines = o.lines();
+    assert_eq!(lines.len(), 2);
+    assert!(
+        lines[1].starts_with("win 16") && lines[1].contains("  proof {\"attack\""),
+        "{}",
+        lines[1]
+    );
+    // A megabyte token is not echoed whole.
+    let big = format!("J10 {}", "K".repeat(1 << 20));
+    let o = run(&["solve", "--json"], big.as_bytes());
+    assert!(o.stdout.len() < 300, "{} bytes", o.stdout.len());
+    let dir = scratch("kb");
+    let o = run(&["kb", "verify", dir.to_str().unwrap()], b"");
+    assert!(o.code == 1 && o.stderr.contains("ct.bin"), "{}", o.stderr);
+    let o = run(
+        &["bench", "--rewound", "2..2", "--games", "/no/such.csv"],
+        b"",
+    );
+    assert_eq!(o.stderr.matches("No such file").count(), 1, "{}", o.stderr);
+    let o = run(&["name", "X-I9"], b"");
+    assert!(
+        o.stderr.contains("both white stones would be on I9"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn rust_version_covers_every_locked_dependency() {
+    let meta = Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--locked"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        meta.status.success(),
+        "{}",
+        String::from_utf8_lossy(&meta.stderr)
+    );
+    let v = json(&String::from_utf8_lossy(&meta.stdout));
+    let version = |s: &str| -> Vec<u64> { s.split('.').map(|p| p.parse().unwrap_or(0)).collect() };
+    let packages = v["packages"].as_array().unwrap();
+    let ours = packages.iter().find(|p| p["name"] == "cpbim").unwrap();
+    let ours = version(ours["rust_version"].as_str().expect("rust-version is set"));
+    for p in packages {
+        if let Some(needs) = p["rust_version"].as_str() {
+            assert!(version(needs) <= ours, "{} needs Rust {needs}", p["name"]);
+        }
+    }
+}

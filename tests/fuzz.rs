@@ -1,0 +1,134 @@
+//! The fuzz harness: arbitrary bytes, arbitrary Unicode and mutated real records fed to every
+//! reader and to the batch line handler. Nothing may panic; the batch answers every line; and
+//! what a reader accepts, every writer writes in a form the readers read back.
+//!
+//! The same mutations go through the binary in `tests/cli_fuzz.rs`.
+
+mod common;
+
+use common::mutate::{corpus, mutate, Rng};
+use cpbim::notation::{self, csv, Format};
+use cpbim::search::Config;
+use proptest::prelude::*;
+use std::sync::atomic::AtomicBool;
+
+/// Every reader on `bytes`, and on its text when it is UTF-8. Panics are the failure.
+fn every_reader(bytes: &[u8]) {
+    let _ = notation::decode(bytes);
+    let _ = cpbim::batch::read_line(bytes);
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        every_text_reader(text);
+    }
+    let lossy = String::from_utf8_lossy(bytes);
+    every_text_reader(&lossy);
+}
+
+fn every_text_reader(text: &str) {
+    let _ = notation::detect(text);
+    let _ = notation::parse_record(text);
+    let _ = notation::parse_position(text);
+    let _ = notation::parse_line(text);
+    let _ = notation::parse_stone_list(text);
+    let _ = notation::parse_diagram(text);
+    let _ = notation::parse_sgf(text);
+    let _ = notation::parse_contest(text);
+    let _ = notation::parse_csv_row(text);
+    let _ = csv::parse_row(text);
+    let _ = cpbim::games::parse_games(text, "fuzz");
+    let _ = cpbim::opening::parse_name(text);
+    let _ = text.parse::<cpbim::Point>();
+    for token in text.split_whitespace() {
+        let _ = token.parse::<cpbim::Point>();
+        let _ = cpbim::opening::parse_name(token);
+    }
+}
+
+/// A record accepted by the readers is written by every writer in a form read back to the
+/// same game (a finished diagram has no play order and is written only as a diagram).
+fn round_trip(bytes: &[u8]) -> Result<(), TestCaseError> {
+    let Ok(r) = cpbim::batch::read_line(bytes) else {
+        return Ok(());
+    };
+    for f in Format::ALL {
+        let Ok(text) = notation::write(&r, f) else {
+            prop_assert!(!r.ordered() && r.win().is_some() && f != Format::Diagram);
+            continue;
+        };
+        let back = notation::parse_record(&text);
+        prop_assert!(
+            back.is_ok(),
+            "{:?} of {:?}: {:?}\n{}",
+            f,
+            String::from_utf8_lossy(bytes),
+            back,
+            text
+        );
+        let back = back.unwrap();
+        prop_assert_eq!(back.board(), r.board());
+        if f != Format::Diagram {
+            prop_assert_eq!(back.stones(), r.stones());
+        }
+    }
+    Ok(())
+}
+
+fn mutated() -> impl Strategy<Value = Vec<u8>> {
+    (any::<u64>()).prop_map(|seed| {
+        let corpus = corpus();
+        let mut rng = Rng(seed);
+        let s = &corpus[rng.below(corpus.len())];
+        mutate(s, &corpus, &mut rng)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn every_reader_survives_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..600)) {
+        every_reader(&bytes);
+    }
+
+    #[test]
+    fn every_reader_survives_arbitrary_unicode(text in any::<String>()) {
+        every_text_reader(&text);
+    }
+
+    #[test]
+    fn every_reader_survives_near_misses(
+        text in "[(;)\\[\\]{}BWjJaAsSéX中0-9 .,\"#\n-]{0,300}"
+    ) {
+        every_text_reader(&text);
+    }
+
+    #[test]
+    fn every_reader_survives_mutated_records(bytes in mutated()) {
+        every_reader(&bytes);
+    }
+
+    #[test]
+    fn what_is_read_is_written_back(bytes in mutated()) {
+        round_trip(&bytes)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The batch line handler answers every line, in order, and never fails as a whole.
+    #[test]
+    fn the_batch_answers_every_line(lines in prop::collection::vec(mutated(), 0..24)) {
+        let config = Config { max_nodes: Some(2_000), tt_entries: 1 << 12, ..Config::default() };
+        let stop = AtomicBool::new(false);
+        let answers = cpbim::batch::solve_lines::<cpbim::Cpbim>(&lines, &config, &stop, &|_| {});
+        prop_assert_eq!(answers.len(), lines.len());
+        for (line, answer) in lines.iter().zip(&answers) {
+            // An error exactly when the line does not read as a game.
+            prop_assert_eq!(answer.is_err(), cpbim::batch::read_line(line).is_err());
+            if let Err(e) = answer {
+                prop_assert!(!e.contains("internal error"), "{}", e);
+                prop_assert!(e.len() < 400, "{}", e);
+            }
+        }
+    }
+}
