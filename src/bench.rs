@@ -1,4 +1,4 @@
-//! The speed benchmark of SPEC §6: the same search over every test subset with each model; the
+//! The speed benchmark: the same search over every test subset with each model; the
 //! paper's Table 5 (nodes per second, rate against Raw) and the per-subset totals behind its
 //! Figures 9 (non-winning sets) and 10 (winning sets).
 
@@ -332,7 +332,7 @@ impl Report {
         s
     }
 
-    /// SPEC §6 JSON: `{"models": {name: {"nodes", "time_ms", "nps", "rate"}}, "subsets": [...]}`.
+    /// The JSON of `cpbim bench --json` (`docs/json.md`): `{"models": {name: {"nodes", "time_ms", "nps", "rate"}}, "subsets": [...]}`.
     pub fn json(&self) -> Value {
         let raw = self.raw_nps();
         let mut models = serde_json::Map::new();

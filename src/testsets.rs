@@ -1,4 +1,4 @@
-//! Test sets from real games (SPEC §6, paper §8.1).
+//! Test sets from real games (`testsets/README.md`; paper §8.1).
 //!
 //! Winning subsets `W12 … W28`: positions whose double-threat solution depth is exactly 12, …,
 //! 28. Non-winning subsets `N4 … N28`: positions where the search ends `none` at maximum depth

@@ -50,7 +50,7 @@ fn theorem_1_is_a_bijection_onto_consecutive_numbers() {
 
 #[test]
 fn figure_1_shape_numbers() {
-    // A = ('B', 11, 208): SPEC §2 notes the printed |A| = 7 cannot hold f = 208.
+    // A = ('B', 11, 208): the printed |A| = 7 cannot hold f = 208.
     assert_eq!(shape_index(K, 11, 208), 2192);
     assert_eq!(shape_index(K, 11, 8), 1992); // B
     assert_eq!(shape_index(K, 7, 0), 64); // C

@@ -1,4 +1,4 @@
-//! Position models: one interface, four implementations (SPEC §3, paper §6–§8).
+//! Position models: one interface, four implementations (paper §6–§8; `README.md`, "Position models").
 //!
 //! | model | state | types from | after a stone |
 //! |---|---|---|---|
@@ -172,7 +172,7 @@ pub trait Model: Sized {
 
     /// Empty points of the windows that hold at least `min_stones` stones of `c` and none of
     /// the opponent (`min_stones` in `2..=4`). With 2 this is the attacker's part of the
-    /// candidate set R of SPEC §4.
+    /// candidate set R of the search (`docs/search.md`).
     fn candidates(&self, c: Color, min_stones: u32) -> PointSet;
 
     /// `thn` (capped at 3; 3 for a six) of the connection of `c` through the empty point `p` in
@@ -189,7 +189,7 @@ pub trait Model: Sized {
     }
 }
 
-/// The candidate set R of SPEC §4 for attacker `a`: empty points of windows with at least two
+/// The candidate set R of the search (`docs/search.md`) for attacker `a`: empty points of windows with at least two
 /// of `a`'s stones and no defender stone, and empty points of the defender's live windows.
 pub fn candidate_set<M: Model>(m: &M, a: Color) -> PointSet {
     m.candidates(a, 2).union(&m.blockers(a.opponent()))

@@ -1,4 +1,4 @@
-//! The double-threat (threat-space) search of SPEC §4 (paper §8.1).
+//! The double-threat (threat-space) search (paper §8.1), described for users in `docs/search.md`.
 //!
 //! The attacker A is the side to move, D the defender.
 //!
@@ -120,7 +120,7 @@ pub struct Config {
     pub proof: bool,
 }
 
-/// The default depth limit of SPEC §5.
+/// The default depth limit of `cpbim solve`.
 pub const DEFAULT_DEPTH: u32 = 28;
 
 impl Default for Config {
@@ -380,7 +380,7 @@ impl<M: Model> Searcher<'_, M> {
         self.m.unmake();
     }
 
-    /// Every attack of the A-node (SPEC §4), with `thn(A)` after it. With `first_only` it
+    /// Every attack of the A-node (`docs/search.md`), with `thn(A)` after it. With `first_only` it
     /// stops at the first attack; with `win_only` at the first attack leaving `thn(A) ≥ 3`.
     fn generate(&mut self, first_only: bool, win_only: bool, out: &mut Vec<Attack>) {
         out.clear();

@@ -1,4 +1,4 @@
-//! Proof trees of double-threat wins (SPEC §4):
+//! Proof trees of double-threat wins (`docs/search.md`):
 //!
 //! ```text
 //! NODE := {"six": ["K10","K11"]}                    A completes six from a live window
@@ -59,7 +59,7 @@ impl ProofNode {
     }
 }
 
-/// Does `node` prove a win for `a` in the position of `m` (under SPEC §4's rules)? Checked
+/// Does `node` prove a win for `a` in the position of `m` (under the search's rules, `docs/search.md`)? Checked
 /// with the model's queries: every attack stone empty and in R, no defender live window and
 /// `thn ≥ 2` after it, the listed defences exactly cover every blocking pair (extra listed
 /// ones are ignored), every six completes six. Used to carry a known proof over to a position

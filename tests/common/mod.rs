@@ -2,7 +2,7 @@
 //! windows of six enumerated by coordinates, brute force everywhere.
 //!
 //! * [`check_proof`]: verifies a proof tree (as the JSON the CLI prints) move by move;
-//! * [`reference_solve`]: the double-threat search of SPEC §4 straight from its definition,
+//! * [`reference_solve`]: the double-threat search of `docs/search.md` straight from its definition,
 //!   no transposition table, no ordering, brute force over R and the blocking pairs.
 
 #![allow(dead_code)]
@@ -147,7 +147,7 @@ impl Plain {
         out
     }
 
-    /// R of SPEC §4 for attacker `a`.
+    /// R of `docs/search.md` for attacker `a`.
     pub fn r_set(&self, a: u8) -> Vec<usize> {
         let mut r: Vec<usize> = self
             .windows_with(a, 2)
@@ -232,7 +232,7 @@ pub fn cover(ws: &[Vec<usize>]) -> u8 {
     3
 }
 
-/// Check a proof tree (JSON of SPEC §4) for attacker `a` on `board`. Returns the proof's depth
+/// Check a proof tree (the JSON of `docs/json.md`) for attacker `a` on `board`. Returns the proof's depth
 /// in plies, or why it is wrong.
 pub fn check_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, String> {
     let d = 3 - a;
@@ -328,7 +328,7 @@ pub enum RefStatus {
     Exhausted,
 }
 
-/// Status of the A-node by SPEC §4's definition, with a work budget in pairs examined (None
+/// Status of the A-node by the definition in `docs/search.md`, with a work budget in pairs examined (None
 /// when exceeded).
 pub fn a_status(b: &mut Plain, a: u8, budget: u32, visits: &mut u64) -> Option<RefStatus> {
     if !b.live(a).is_empty() {
@@ -384,7 +384,7 @@ fn d_status(b: &mut Plain, a: u8, budget: u32, visits: &mut u64) -> Option<RefSt
     Some(status)
 }
 
-/// `(result, depth)` of SPEC §4 by iterative deepening up to `limit`, or None if the work
+/// `(result, depth)` of `docs/search.md` by iterative deepening up to `limit`, or None if the work
 /// budget (pairs examined) ran out.
 pub fn reference_solve(b: &Plain, limit: u32, visits: u64) -> Option<(&'static str, u32)> {
     reference_solve_for(b, b.to_move(), limit, visits)
