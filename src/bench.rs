@@ -142,7 +142,8 @@ pub fn run_model<M: Model>(
 pub fn rewound_positions(games: &[crate::games::Game], from: usize, to: usize) -> Vec<Position> {
     games
         .iter()
-        .flat_map(|g| (from..=to).filter_map(move |back| crate::testsets::rewind(g, back)))
+        // Rewinding further than a game is long ends that game's positions.
+        .flat_map(|g| (from..=to).map_while(move |back| crate::testsets::rewind(g, back)))
         .collect()
 }
 

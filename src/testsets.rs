@@ -180,8 +180,8 @@ pub fn shuffled(games: &[Game], seed: u64) -> Vec<&Game> {
 pub fn rewind(game: &Game, back: usize) -> Option<Position> {
     let n = game.moves.len();
     // The stones of the last `back` moves: two each, except black's single first stone.
-    let keep = n.checked_sub(2 * back)?;
-    let keep = if keep % 2 == 0 {
+    let keep = n.checked_sub(back.checked_mul(2)?)?;
+    let keep = if keep.is_multiple_of(2) {
         keep.checked_sub(1)?
     } else {
         keep

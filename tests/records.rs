@@ -144,3 +144,17 @@ fn analyze_reads_200_random_finished_games() {
         );
     }
 }
+
+#[test]
+fn rewinding_further_than_any_game_ends_at_its_start() {
+    let games: Vec<Game> = games().into_iter().take(20).collect();
+    let all = cpbim::bench::rewound_positions(&games, 1, usize::MAX);
+    // Every whole move of every game but its first stone (at most one position per move).
+    let moves: usize = games.iter().map(|g| g.moves.len().div_ceil(2)).sum();
+    assert!(
+        !all.is_empty() && all.len() <= moves,
+        "{} of {moves}",
+        all.len()
+    );
+    assert_eq!(cpbim::testsets::rewind(&games[0], usize::MAX), None);
+}
