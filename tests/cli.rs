@@ -1,54 +1,17 @@
 //! The command line as users meet it, through the real binary: bad input never kills a run,
 //! finished games are read, arguments follow one rule, option values cannot crash it.
 
-use std::io::Write;
+mod common;
+
+use common::binary::{cpbim, Out};
 use std::process::{Command, Stdio};
 
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Out {
-    fn lines(&self) -> Vec<&str> {
-        self.stdout.lines().collect()
-    }
-
-    /// Ended normally (0) or with a reported error (1): never a panic (101) or a signal.
-    fn clean(&self) -> bool {
-        (self.code == 0 || self.code == 1) && !self.stderr.contains("panicked")
-    }
-}
-
 fn run_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Out {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cpbim"));
-    cmd.args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("CPBIM_PROGRESS_SECS")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().expect("the binary runs");
-    let mut input = child.stdin.take().unwrap();
-    let stdin = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&stdin);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    Out {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    cpbim(args, stdin, env)
 }
 
 fn run(args: &[&str], stdin: &[u8]) -> Out {
-    run_env(args, stdin, &[])
+    cpbim(args, stdin, &[])
 }
 
 fn json(line: &str) -> serde_json::Value {

@@ -5,35 +5,9 @@
 
 mod common;
 
+use common::binary::cpbim;
 use common::mutate::mutated;
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-fn cpbim(args: &[&std::ffi::OsStr], stdin: &[u8]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cpbim"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn os(s: &str) -> &std::ffi::OsStr {
-    s.as_ref()
-}
+use std::ffi::OsStr;
 
 #[test]
 fn three_thousand_mutated_lines_in_one_batch() {
@@ -49,20 +23,14 @@ fn three_thousand_mutated_lines_in_one_batch() {
         );
         stdin.push(b'\n');
     }
-    let (code, stdout, stderr) = cpbim(
-        &[
-            os("solve"),
-            os("--json"),
-            os("--nodes"),
-            os("2000"),
-            os("--tt-entries"),
-            os("4096"),
-        ],
+    let o = cpbim(
+        &["solve", "--json", "--nodes", "2000", "--tt-entries", "4096"],
         &stdin,
+        &[],
     );
-    assert_eq!(code, 0, "{stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(!o.stderr.contains("panicked"), "{}", o.stderr);
+    let lines = o.lines();
     assert_eq!(lines.len(), inputs.len());
     let mut answered = 0;
     for l in lines {
@@ -76,20 +44,18 @@ fn three_thousand_mutated_lines_in_one_batch() {
     assert!(answered > 100, "{answered}");
 }
 
-fn clean(code: i32, stderr: &str) -> bool {
-    matches!(code, 0..=2) && !stderr.contains("panicked")
-}
-
 #[test]
 fn mutated_arguments_and_files() {
     for (i, input) in mutated(300, 7).iter().enumerate() {
         // An argument cannot hold a NUL byte (the operating system's limit, not ours).
         let text = String::from_utf8_lossy(input).replace('\0', "");
         for cmd in ["position", "name"] {
-            let (code, _, stderr) = cpbim(&[os(cmd), os(&text)], b"");
+            let o = cpbim(&[cmd, text.as_str()], b"", &[]);
             assert!(
-                clean(code, &stderr),
-                "input {i} {cmd} {text:?}: {code} {stderr}"
+                o.clean(),
+                "input {i} {cmd} {text:?}: {} {}",
+                o.code,
+                o.stderr
             );
         }
     }
@@ -99,6 +65,7 @@ fn mutated_arguments_and_files() {
         let file = dir.join(format!("input{i}.txt"));
         std::fs::write(&file, input).unwrap();
         let f = file.as_os_str();
+        let os = |s: &'static str| -> &OsStr { s.as_ref() };
         for args in [
             vec![
                 os("solve"),
@@ -118,8 +85,8 @@ fn mutated_arguments_and_files() {
             ],
             vec![os("position"), f, os("--format"), os("sgf")],
         ] {
-            let (code, _, stderr) = cpbim(&args, b"");
-            assert!(clean(code, &stderr), "input {i} {args:?}: {code} {stderr}");
+            let o = cpbim(&args, b"", &[]);
+            assert!(o.clean(), "input {i} {args:?}: {} {}", o.code, o.stderr);
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -11,67 +11,26 @@
 //! and line breaks may stand between tokens. Contest software writes these files in GB2312,
 //! which [`super::decode`] reads.
 
+use super::cursor::Cursor;
 use super::{check_turn, ParseError};
 use crate::geom::{Color, Point};
 use crate::record::{Info, Record};
 use crate::text::excerpt;
 
-struct Cursor<'a> {
-    text: &'a str,
-    pos: usize,
+fn contest_error(offset: usize, reason: String) -> ParseError {
+    ParseError::Contest { offset, reason }
 }
 
 impl Cursor<'_> {
-    /// The next character after whitespace, not consumed.
-    fn peek(&mut self) -> Option<char> {
-        let rest = &self.text[self.pos..];
-        let trimmed = rest.trim_start();
-        self.pos += rest.len() - trimmed.len();
-        trimmed.chars().next()
-    }
-
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek()?;
-        self.pos += c.len_utf8();
-        Some(c)
-    }
-
-    fn err(&self, reason: impl Into<String>) -> ParseError {
-        ParseError::Contest {
-            offset: self.pos,
-            reason: reason.into(),
-        }
-    }
-
-    fn expect(&mut self, want: char, what: &str) -> Result<(), ParseError> {
-        match self.peek() {
-            Some(c) if c == want => {
-                self.pos += c.len_utf8();
-                Ok(())
-            }
-            Some(c) => Err(self.err(format!("expected {what} but found {c:?}"))),
-            None => Err(self.err(format!("the record ends where {what} was expected"))),
-        }
-    }
-
     /// A bracketed field `[…]` (the `[` already seen by the caller's peek).
     fn field(&mut self) -> Result<String, ParseError> {
         self.expect('[', "'['")?;
-        let rest = &self.text[self.pos..];
+        let rest = self.rest();
         let Some(end) = rest.find(']') else {
             return Err(self.err("a bracketed field has no closing ']'"));
         };
         self.pos += end + 1;
         Ok(rest[..end].trim().to_string())
-    }
-
-    /// A run of ASCII letters or digits.
-    fn run(&mut self, class: fn(&char) -> bool) -> &str {
-        self.peek();
-        let rest = &self.text[self.pos..];
-        let len = rest.find(|c: char| !class(&c)).unwrap_or(rest.len());
-        self.pos += len;
-        &rest[..len]
     }
 
     /// One stone: `B(J,10)` with its annotations; returns colour, point and token.
@@ -107,9 +66,9 @@ impl Cursor<'_> {
 
 /// Read a contest record.
 pub fn parse_contest(text: &str) -> Result<Record, ParseError> {
-    let mut c = Cursor { text, pos: 0 };
+    let mut c = Cursor::new(text, contest_error);
     c.peek();
-    if c.text[c.pos..].starts_with('\u{feff}') {
+    if c.rest().starts_with('\u{feff}') {
         c.pos += '\u{feff}'.len_utf8();
     }
     c.expect('{', "'{' opening the record")?;

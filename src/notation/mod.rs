@@ -17,6 +17,7 @@
 
 pub mod contest;
 pub mod csv;
+mod cursor;
 pub mod diagram;
 pub mod list;
 pub mod sgf;

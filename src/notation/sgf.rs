@@ -9,6 +9,7 @@
 //! as the record's [`Info`](crate::record::Info); `SZ` must be 19; other properties are
 //! ignored; setup properties (`AB`, `AW`, `AE`) are refused.
 
+use super::cursor::Cursor;
 use super::{check_turn, ParseError};
 use crate::geom::{Color, Point, PointError, Rules, SIZE};
 use crate::record::{Info, Record};
@@ -20,27 +21,12 @@ struct Property {
     values: Vec<(usize, String)>,
 }
 
-/// A small SGF reader: the main line of the game tree as a list of nodes.
-struct Reader<'a> {
-    text: &'a str,
-    pos: usize,
+fn sgf_error(offset: usize, reason: String) -> ParseError {
+    ParseError::Sgf { offset, reason }
 }
 
-impl Reader<'_> {
-    fn peek(&mut self) -> Option<char> {
-        let rest = &self.text[self.pos..];
-        let trimmed = rest.trim_start();
-        self.pos += rest.len() - trimmed.len();
-        trimmed.chars().next()
-    }
-
-    fn err(&self, reason: impl Into<String>) -> ParseError {
-        ParseError::Sgf {
-            offset: self.pos,
-            reason: reason.into(),
-        }
-    }
-
+/// The SGF reader: the main line of the game tree as a list of nodes.
+impl Cursor<'_> {
     /// `( node* tree* )`, read without recursion (variations may nest deeply); returns the
     /// nodes of the main line: the first variation at every branch.
     fn game_tree(&mut self) -> Result<Vec<Vec<Property>>, ParseError> {
@@ -85,12 +71,7 @@ impl Reader<'_> {
             if !c.is_ascii_alphabetic() {
                 break;
             }
-            let rest = &self.text[self.pos..];
-            let len = rest
-                .find(|c: char| !c.is_ascii_alphabetic())
-                .unwrap_or(rest.len());
-            let ident = rest[..len].to_string();
-            self.pos += len;
+            let ident = self.run(char::is_ascii_alphabetic).to_string();
             let mut values = Vec::new();
             while self.peek() == Some('[') {
                 self.pos += 1;
@@ -108,7 +89,7 @@ impl Reader<'_> {
     /// A property value up to its closing `]`, with `\` escapes resolved.
     fn value(&mut self, ident: &str, start: usize) -> Result<String, ParseError> {
         let mut value = String::new();
-        let mut chars = self.text[self.pos..].chars();
+        let mut chars = self.rest().chars();
         while let Some(ch) = chars.next() {
             self.pos += ch.len_utf8();
             match ch {
@@ -192,7 +173,7 @@ fn info_field(info: &mut Info, ident: &str, value: &str) {
 
 /// Read an SGF game record (either style) and play its main line.
 pub fn parse_sgf(text: &str) -> Result<Record, ParseError> {
-    let mut reader = Reader { text, pos: 0 };
+    let mut reader = Cursor::new(text, sgf_error);
     let nodes = reader.game_tree()?;
     if let Some(c) = reader.peek() {
         return Err(reader.err(format!("unexpected {c:?} after the game tree")));

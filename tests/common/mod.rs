@@ -7,6 +7,7 @@
 
 #![allow(dead_code)]
 
+pub mod binary;
 pub mod mutate;
 
 use serde_json::Value;

@@ -1,0 +1,53 @@
+//! Running the `cpbim` binary as a user does: arguments, bytes on standard input, and what
+//! comes back.
+
+use std::ffi::OsStr;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// What a run of the binary gave.
+pub struct Out {
+    /// Exit status (-1 when ended by a signal).
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Out {
+    pub fn lines(&self) -> Vec<&str> {
+        self.stdout.lines().collect()
+    }
+
+    /// Ended normally (0), with a reported error (1) or with clap refusing an argument (2):
+    /// never a panic (101) or a signal.
+    pub fn clean(&self) -> bool {
+        (0..=2).contains(&self.code) && !self.stderr.contains("panicked")
+    }
+}
+
+/// Run `cpbim ARGS` in the package's directory with `stdin` and extra environment `env`
+/// (progress lines off unless `env` sets `CPBIM_PROGRESS_SECS`).
+pub fn cpbim<S: AsRef<OsStr>>(args: &[S], stdin: &[u8], env: &[(&str, &str)]) -> Out {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cpbim"));
+    cmd.args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("CPBIM_PROGRESS_SECS")
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("the binary runs");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    let data = stdin.to_vec();
+    // Written from a thread: a large input must not wait on output nobody reads yet.
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().expect("the binary ends");
+    writer.join().expect("the writer ends");
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
