@@ -10,7 +10,8 @@
 
 use cpbim::games::{bundled_games_path, load_games};
 use cpbim::model::candidate_set;
-use cpbim::{Board, Color, Cpbim, Cpbm, Iu, Model, Point, Raw, Rules};
+use cpbim::Game;
+use cpbim::{Board, Color, Cpbim, Cpbm, Iu, Model, Point, Raw};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 
@@ -24,14 +25,14 @@ fn sequences(n: usize) -> Vec<Vec<(Point, Color)>> {
             g.moves
                 .iter()
                 .enumerate()
-                .map(|(i, &p)| (p, Rules::CONNECT6.color_of_stone(i)))
+                .map(|(i, &p)| (p, Game::CONNECT6.color_of_stone(i)))
                 .collect()
         })
         .collect()
 }
 
 fn replay<M: Model>(seqs: &[Vec<(Point, Color)>]) -> u64 {
-    let mut m = M::from_board(&Board::new());
+    let mut m = M::from_board(&Board::new(Game::CONNECT6));
     let mut check = 0u64;
     for seq in seqs {
         for &(p, c) in seq {
@@ -46,7 +47,7 @@ fn replay<M: Model>(seqs: &[Vec<(Point, Color)>]) -> u64 {
 }
 
 fn step<M: Model>(seqs: &[Vec<(Point, Color)>]) -> u64 {
-    let mut m = M::from_board(&Board::new());
+    let mut m = M::from_board(&Board::new(Game::CONNECT6));
     let mut sum = 0u64;
     for seq in seqs {
         for &(p, c) in seq {
@@ -104,7 +105,7 @@ fn search_step(c: &mut Criterion) {
 fn positions() -> Vec<Board> {
     let mut out = Vec::new();
     for seq in sequences(40) {
-        let mut b = Board::new();
+        let mut b = Board::new(Game::CONNECT6);
         for (i, &(p, c)) in seq.iter().enumerate() {
             b.set(p, Some(c));
             if i % 10 == 0 {

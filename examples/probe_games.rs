@@ -2,6 +2,7 @@
 //! `cargo run --release --example probe_games -- cpbim 16 50`
 use cpbim::games::{bundled_games_path, load_games};
 use cpbim::search::{solve, Config};
+use cpbim::Game;
 use cpbim::{Cpbim, Cpbm, Iu, Model, Position, Raw};
 
 fn run<M: Model>(depth: u32, n: usize) {
@@ -21,7 +22,7 @@ fn run<M: Model>(depth: u32, n: usize) {
             } else {
                 keep
             };
-            let Ok(pos) = Position::from_stones(&g.moves[..keep]) else {
+            let Ok(pos) = Position::from_stones(Game::CONNECT6, &g.moves[..keep]) else {
                 continue;
             };
             let s = solve::<M>(&pos, &cfg);

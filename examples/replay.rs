@@ -1,18 +1,19 @@
 //! Replays the bundled games on one model, for profiling: `cargo run --release --example replay -- cpbim 20`.
 use cpbim::games::{bundled_games_path, load_games};
-use cpbim::{Board, Cpbim, Cpbm, Iu, Model, Raw, Rules};
+use cpbim::Game;
+use cpbim::{Board, Cpbim, Cpbm, Iu, Model, Raw};
 use std::time::Instant;
 
 fn run<M: Model>(rounds: usize) {
     let games = load_games(&bundled_games_path()).expect("games");
     let seqs: Vec<_> = games.iter().take(200).map(|g| g.moves.clone()).collect();
-    let mut m = M::from_board(&Board::new());
+    let mut m = M::from_board(&Board::new(Game::CONNECT6));
     let t = Instant::now();
     let mut pairs = 0u64;
     for _ in 0..rounds {
         for s in &seqs {
             for (i, &p) in s.iter().enumerate() {
-                m.make(p, Rules::CONNECT6.color_of_stone(i));
+                m.make(p, Game::CONNECT6.color_of_stone(i));
             }
             for _ in s {
                 m.unmake();

@@ -5,6 +5,7 @@
 
 use crate::batch::Solvers;
 use crate::board::{Board, Position};
+use crate::game::Game;
 use crate::geom::{ByColor, Color, Point};
 use crate::record::{Record, Win};
 use crate::search::proof::{proof_holds, ProofNode};
@@ -116,6 +117,20 @@ pub struct Analysis {
     pub stones: usize,
 }
 
+/// Why a game cannot be analysed.
+#[derive(Debug, thiserror::Error)]
+pub enum AnalyzeError {
+    /// Not a line (a diagram), or not a game.
+    #[error(transparent)]
+    Parse(#[from] crate::notation::ParseError),
+    /// A line that is not a legal game.
+    #[error(transparent)]
+    Position(#[from] crate::PositionError),
+    /// A game the analysis does not cover yet.
+    #[error("the analysis covers connect6 so far, not {0}")]
+    Game(Game),
+}
+
 /// Analyse every move boundary of a game ([`analyze_line`]); a finished game is analysed up to
 /// the position its winning move was played from, and its end is reported.
 pub fn analyze_record(
@@ -123,9 +138,12 @@ pub fn analyze_record(
     cfg: &AnalyzeConfig,
     stop: &AtomicBool,
     progress: &(dyn Fn(Progress) + Sync),
-) -> Result<Analysis, crate::notation::ParseError> {
+) -> Result<Analysis, AnalyzeError> {
     if !record.ordered() {
-        return Err(crate::notation::ParseError::NotALine);
+        return Err(crate::notation::ParseError::NotALine.into());
+    }
+    if !record.game().is_connect6() {
+        return Err(AnalyzeError::Game(*record.game()));
     }
     let played = record
         .before_end()
@@ -141,12 +159,14 @@ pub fn analyze_record(
 /// Empty points within Chebyshev distance `radius` of a stone.
 pub fn candidate_points(board: &Board, radius: usize) -> Vec<Point> {
     let stones: Vec<Point> = board.iter().map(|s| s.0).collect();
-    Point::all()
+    board
+        .game()
+        .points()
         .filter(|&p| board.is_empty(p) && stones.iter().any(|&s| s.distance(p) <= radius))
         .collect()
 }
 
-/// Analyse every move boundary of `stones` (a legal line: black's first stone, then two per
+/// Analyse every move boundary of `stones`, a Connect6 line (black's first stone, then two per
 /// move; it may end inside a move, the partial move is ignored). `progress` is called after
 /// every search.
 pub fn analyze_line(
@@ -158,7 +178,7 @@ pub fn analyze_line(
     let ends: Vec<usize> = boundaries(stones.len()).collect();
     let positions: Vec<Position> = ends
         .iter()
-        .map(|&n| Position::from_stones(&stones[..n]))
+        .map(|&n| Position::from_stones(Game::CONNECT6, &stones[..n]))
         .collect::<Result<_, _>>()?;
     let solvers = Solvers::<Cpbim>::new(&cfg.search);
     let provers = Solvers::<Cpbim>::new(&Config {
@@ -322,7 +342,7 @@ fn defenses(
     d.nodes = results.iter().map(|r| r.2).sum::<u64>() + proof_nodes.load(Ordering::Relaxed) as u64;
     d.time = t0.elapsed();
     let results: Vec<Outcome> = results.iter().map(|r| r.0).collect();
-    let mut count = vec![0usize; crate::geom::POINTS];
+    let mut count = vec![0usize; crate::geom::MAX_POINTS];
     for (pair, outcome) in pairs.iter().zip(results) {
         match outcome {
             Outcome::Win => {}
@@ -525,38 +545,40 @@ pub fn summary_header() -> String {
 /// An SVG board diagram of `pos`: stones, the last move ringed in red, and the points of the
 /// opponent's threat (its first attack if the side to move passed) marked with blue crosses.
 pub fn board_svg(board: &Board, last: &[Point], threat: &[Point], title: &str) -> String {
-    use crate::geom::SIZE;
     const CELL: usize = 28;
     const MARGIN: usize = 36;
-    let size = MARGIN * 2 + CELL * (SIZE - 1);
+    let (cols, rows) = (board.game().m(), board.game().n());
+    let (right, bottom) = (MARGIN + CELL * (cols - 1), MARGIN + CELL * (rows - 1));
+    let (width, height) = (right + MARGIN, bottom + MARGIN + 20);
     let xy = |p: Point| {
         (
             MARGIN + CELL * p.col(),
-            MARGIN + CELL * (SIZE - 1 - p.row()),
+            MARGIN + CELL * (rows - 1 - p.row()),
         )
     };
     let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size}\" height=\"{h}\" viewBox=\"0 0 {size} {h}\" font-family=\"sans-serif\">\n\
-<rect width=\"{size}\" height=\"{h}\" fill=\"#e8c07a\"/>\n<text x=\"{MARGIN}\" y=\"{ty}\" font-size=\"14\">{title}</text>\n",
-        h = size + 20,
-        ty = size + 12,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" viewBox=\"0 0 {width} {height}\" font-family=\"sans-serif\">\n\
+<rect width=\"{width}\" height=\"{height}\" fill=\"#e8c07a\"/>\n<text x=\"{MARGIN}\" y=\"{ty}\" font-size=\"14\">{title}</text>\n",
+        ty = bottom + MARGIN + 12,
         title = title.replace('&', "&amp;").replace('<', "&lt;"),
     );
-    for i in 0..SIZE {
-        let a = MARGIN + CELL * i;
-        let end = MARGIN + CELL * (SIZE - 1);
+    for c in 0..cols {
+        let x = MARGIN + CELL * c;
+        let letter = (b'A' + c as u8) as char;
         s += &format!(
-            "<line x1=\"{a}\" y1=\"{MARGIN}\" x2=\"{a}\" y2=\"{end}\" stroke=\"#333\"/>\
-<line x1=\"{MARGIN}\" y1=\"{a}\" x2=\"{end}\" y2=\"{a}\" stroke=\"#333\"/>\n"
+            "<line x1=\"{x}\" y1=\"{MARGIN}\" x2=\"{x}\" y2=\"{bottom}\" stroke=\"#333\"/>\
+<text x=\"{x}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">{letter}</text>\n",
+            MARGIN - 16
         );
-        let letter = (b'A' + i as u8) as char;
+    }
+    for r in 0..rows {
+        let y = MARGIN + CELL * r;
         s += &format!(
-            "<text x=\"{a}\" y=\"{}\" font-size=\"11\" text-anchor=\"middle\">{letter}</text>\
+            "<line x1=\"{MARGIN}\" y1=\"{y}\" x2=\"{right}\" y2=\"{y}\" stroke=\"#333\"/>\
 <text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"end\">{}</text>\n",
-            MARGIN - 16,
             MARGIN - 12,
-            a + 4,
-            SIZE - i
+            y + 4,
+            rows - r
         );
     }
     for (p, c) in board.iter() {

@@ -3,7 +3,7 @@
 
 use crate::board::{Board, Position};
 use crate::geom::Color;
-use crate::notation::{decode, parse_record, ParseError};
+use crate::notation::{decode, parse_record, ParseError, Reading};
 use crate::record::{Record, Status, Win};
 use crate::search::{Config, Solution, Solver};
 use crate::Model;
@@ -26,8 +26,8 @@ pub type LineResult = Result<Answer, String>;
 
 /// Read one input line: bytes (UTF-8, or GB18030 for a contest record) holding a game in any
 /// format.
-pub fn read_line(bytes: &[u8]) -> Result<Record, ParseError> {
-    parse_record(&decode(bytes)?)
+pub fn read_line(bytes: &[u8], how: Reading) -> Result<Record, ParseError> {
+    parse_record(&decode(bytes)?, how)
 }
 
 /// One [`Solver`] (one transposition table) per rayon thread, created on first use.
@@ -127,6 +127,7 @@ pub fn answer<M: Model>(record: &Record, config: &Config, stop: &AtomicBool) -> 
 /// is caught and answered as an error too, so every line gets its answer.
 pub fn solve_lines<M: Model>(
     lines: &[Vec<u8>],
+    how: Reading,
     config: &Config,
     stop: &AtomicBool,
     progress: &(dyn Fn(usize) + Sync),
@@ -137,7 +138,7 @@ pub fn solve_lines<M: Model>(
         .par_iter()
         .map(|line| {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                read_line(line)
+                read_line(line, how)
                     .map(|record| solvers.answer(&record, stop))
                     .map_err(|e| e.to_string())
             }))

@@ -139,7 +139,11 @@ pub fn run_model<M: Model>(
 
 /// Positions from every game of `games` rewound `from..=to` whole moves from its end (games too
 /// short for a rewind are skipped), game by game.
-pub fn rewound_positions(games: &[crate::games::Game], from: usize, to: usize) -> Vec<Position> {
+pub fn rewound_positions(
+    games: &[crate::games::Recorded],
+    from: usize,
+    to: usize,
+) -> Vec<Position> {
     games
         .iter()
         // Rewinding further than a game is long ends that game's positions.

@@ -1,27 +1,37 @@
-//! The plain board and game positions at move boundaries.
+//! The plain board of a game and positions at move boundaries.
 
-use crate::geom::{Color, Dir, Point, Rules, GEOMETRY, K, POINTS, SIZE};
+use crate::game::Game;
+use crate::geom::{Color, Dir, Point, MAX_POINTS};
 use crate::record::Record;
 use std::fmt;
 
-/// An intersection array: what lies on each point.
+/// An intersection array of a game's board: what lies on each point.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
-    cells: [Option<Color>; POINTS],
+    game: Game,
+    cells: [Option<Color>; MAX_POINTS],
 }
 
 impl Default for Board {
+    /// The empty Connect6 board.
     fn default() -> Self {
-        Board {
-            cells: [None; POINTS],
-        }
+        Board::new(Game::CONNECT6)
     }
 }
 
 impl Board {
-    /// The empty board.
-    pub fn new() -> Self {
-        Self::default()
+    /// The empty board of `game`.
+    pub fn new(game: Game) -> Self {
+        Board {
+            game,
+            cells: [None; MAX_POINTS],
+        }
+    }
+
+    /// The game whose board this is.
+    #[inline]
+    pub fn game(&self) -> &Game {
+        &self.game
     }
 
     /// The stone on `p`, if any.
@@ -30,9 +40,10 @@ impl Board {
         self.cells[p.index()]
     }
 
-    /// Put `stone` on `p` (or clear it with `None`).
+    /// Put `stone` on `p` (or clear it with `None`); `p` must be on the game's board.
     #[inline]
     pub fn set(&mut self, p: Point, stone: Option<Color>) {
+        debug_assert!(self.game.contains(p), "{p} is off the {} board", self.game);
         self.cells[p.index()] = stone;
     }
 
@@ -54,61 +65,47 @@ impl Board {
 
     /// Every stone with its colour, in point order.
     pub fn iter(&self) -> impl Iterator<Item = (Point, Color)> + '_ {
-        Point::all().filter_map(|p| self.get(p).map(|c| (p, c)))
+        self.game
+            .points()
+            .filter_map(|p| self.get(p).map(|c| (p, c)))
     }
 
-    /// Six (or more) in a row of `c` through `p`, if `p` holds a stone of `c`: the first six
-    /// points of the run in direction order.
-    pub fn six_through(&self, p: Point, c: Color) -> Option<[Point; K]> {
+    /// A winning row of `c` through `p` (k in a row under the game's rule), if `p` holds a
+    /// stone of `c`: the first k points of the row in line order.
+    pub fn win_through(&self, p: Point, c: Color) -> Option<Vec<Point>> {
         if self.get(p) != Some(c) {
             return None;
         }
+        let g = &self.game;
+        let own = |q: &Point| self.get(*q) == Some(c);
         for dir in Dir::ALL {
             let mut start = p;
-            while let Some(q) = start.step(dir, -1).filter(|&q| self.get(q) == Some(c)) {
+            while let Some(q) = g.step(start, dir, -1).filter(own) {
                 start = q;
             }
-            let mut run = [start; K];
-            let mut n = 0;
-            let mut q = Some(start);
-            while let Some(x) = q.filter(|&x| self.get(x) == Some(c)) {
-                if n < K {
-                    run[n] = x;
-                }
-                n += 1;
-                q = x.step(dir, 1);
-            }
-            if n >= K {
-                return Some(run);
+            let run = std::iter::successors(Some(start), |&x| g.step(x, dir, 1).filter(own));
+            if g.wins(c, run.clone().count()) {
+                return Some(run.take(g.k()).collect());
             }
         }
         None
     }
 
-    /// A six (or longer row) anywhere on the board: its colour and first six points.
-    pub fn find_six(&self) -> Option<(Color, [Point; K])> {
-        self.find_six_where(|_| true)
-    }
-
-    /// A six (or longer row) of `c` anywhere on the board: its first six points.
-    pub fn find_six_of(&self, c: Color) -> Option<[Point; K]> {
-        self.find_six_where(|x| x == c).map(|(_, six)| six)
-    }
-
-    fn find_six_where(&self, wanted: impl Fn(Color) -> bool) -> Option<(Color, [Point; K])> {
-        for line in &GEOMETRY.lines {
-            let mut run = 0;
-            let mut last = None;
-            for (i, &p) in line.points[..line.len as usize].iter().enumerate() {
-                let s = self.get(p);
-                run = if s.is_some() && s == last { run + 1 } else { 1 };
-                last = s;
-                if let (Some(c), true) = (s, run >= K && s.is_some_and(&wanted)) {
-                    let first = i + 1 - K;
-                    let mut six = [p; K];
-                    six.copy_from_slice(&line.points[first..first + K]);
-                    return Some((c, six));
+    /// A winning row of `c` anywhere on the board: its first k points.
+    pub fn find_win_of(&self, c: Color) -> Option<Vec<Point>> {
+        let g = &self.game;
+        for line in &g.geometry().lines {
+            let points = &line.points[..line.len as usize];
+            let mut i = 0;
+            while i < points.len() {
+                let run = points[i..]
+                    .iter()
+                    .take_while(|&&p| self.get(p) == Some(c))
+                    .count();
+                if run > 0 && g.wins(c, run) {
+                    return Some(points[i..i + g.k()].to_vec());
                 }
+                i += run.max(1);
             }
         }
         None
@@ -121,17 +118,18 @@ impl fmt::Debug for Board {
     }
 }
 
-/// The board as a diagram with coordinate margins: the top line is row 19, `X` black, `O` white,
-/// `.` empty. Points in `marks` that are empty are drawn `*`.
+/// The board as a diagram with coordinate margins: the top line is the last row, `X` black,
+/// `O` white, `.` empty. Points in `marks` that are empty are drawn `*`.
 pub fn diagram(board: &Board, marks: Option<&[Point]>) -> String {
+    let g = board.game();
     let mut s = String::new();
-    let header: String = (0..SIZE)
+    let header: String = (0..g.m())
         .map(|c| format!(" {}", (b'A' + c as u8) as char))
         .collect();
     s.push_str(&format!("  {header}\n"));
-    for row in (0..SIZE).rev() {
+    for row in (0..g.n()).rev() {
         s.push_str(&format!("{:>2}", row + 1));
-        for col in 0..SIZE {
+        for col in 0..g.m() {
             let p = Point::new(col, row).expect("on board");
             let ch = match board.get(p) {
                 Some(Color::Black) => 'X',
@@ -151,6 +149,14 @@ pub fn diagram(board: &Board, marks: Option<&[Point]>) -> String {
 /// Why a set of stones is not a position to work on.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
+    /// A stone off the game's board.
+    #[error("{token:?} is off the board: {reason}")]
+    OffBoard {
+        /// The point as written.
+        token: String,
+        /// Why.
+        reason: String,
+    },
     /// A stone on a point that already holds one.
     #[error("{token}: point is already occupied")]
     Occupied {
@@ -158,29 +164,39 @@ pub enum PositionError {
         token: String,
     },
     /// A stone list that does not end at a move boundary.
-    #[error("{count} stones is not a move boundary: a position holds 0 or 1 + 2m stones (black's first stone, then two per move)")]
+    #[error("{count} stones is not a move boundary of {game}: {rule}")]
     StoneCount {
         /// Stones given.
         count: usize,
+        /// The game.
+        game: Game,
+        /// How its moves go.
+        rule: String,
     },
     /// A diagram whose stone counts no game can reach.
-    #[error("{black} black and {white} white stones cannot occur at a move boundary (black has one stone more or one fewer than white, and an odd number)")]
+    #[error("{black} black and {white} white stones cannot occur at a move boundary of {game} ({rule}); give --to-move to set the side to move of a puzzle")]
     ColorCounts {
         /// Black stones.
         black: usize,
         /// White stones.
         white: usize,
+        /// The game.
+        game: Game,
+        /// How its moves go.
+        rule: String,
     },
-    /// A position in which a side already has six in a row.
-    #[error("position is already won: {color} has six in a row at {six}")]
+    /// A position in which a side has already won.
+    #[error("position is already won: {color} has {word} in a row at {row}")]
     AlreadyWon {
-        /// The side with six.
+        /// The winner.
         color: Color,
-        /// The six points, space-separated.
-        six: String,
+        /// `six`, `five`, …
+        word: String,
+        /// The winning row's points, space-separated.
+        row: String,
     },
-    /// A stone played after the move that completed six.
-    #[error("{token}: stone {index} is played after the game ended ({color} made six at {six} with stone {ended_at})")]
+    /// A stone played after the move that won.
+    #[error("{token}: stone {index} is played after the game ended ({color} made {word} at {row} with stone {ended_at})")]
     AfterEnd {
         /// The stone as written.
         token: String,
@@ -188,38 +204,66 @@ pub enum PositionError {
         index: usize,
         /// The winner.
         color: Color,
-        /// The six points, space-separated.
-        six: String,
-        /// 1-based number of the stone that completed six.
+        /// `six`, `five`, …
+        word: String,
+        /// The winning row's points, space-separated.
+        row: String,
+        /// 1-based number of the stone that won.
         ended_at: usize,
     },
-    /// A diagram where both sides have six.
+    /// A diagram where both sides have won.
     #[error(
-        "both sides have six in a row (black at {black}, white at {white}): no game ends that way"
+        "both sides have a winning row (black at {black}, white at {white}): no game ends that way"
     )]
-    BothSix {
-        /// Black's six.
+    BothWon {
+        /// Black's row.
         black: String,
-        /// White's six.
+        /// White's row.
         white: String,
     },
-    /// A diagram with a six whose stone counts do not end on the winner's move.
-    #[error("{color} has six at {six}, but {black} black and {white} white stones cannot end on a move of {color} (a game ends with the move, or the first stone of the move, that makes six)")]
+    /// A diagram with a winning row whose stone counts do not end on the winner's move.
+    #[error("{color} has won at {row}, but {black} black and {white} white stones cannot end on a move of {color} (a game ends with the move, or the stone of the move, that wins); give --to-move to read it as a puzzle")]
     FinishedCounts {
-        /// The side with six.
+        /// The winner.
         color: Color,
-        /// The six points, space-separated.
-        six: String,
+        /// The winning row's points, space-separated.
+        row: String,
         /// Black stones.
         black: usize,
         /// White stones.
         white: usize,
     },
+    /// A side to move that the play order contradicts.
+    #[error("the record has {actual} to move; --to-move {asked} applies to diagrams only")]
+    ToMove {
+        /// The side the record gives.
+        actual: Color,
+        /// The side asked for.
+        asked: Color,
+    },
 }
 
-/// The six points of a row, space-separated.
-pub(crate) fn six_text(six: &[Point; K]) -> String {
-    six.map(|p| p.to_string()).join(" ")
+/// The points of a row, space-separated.
+pub(crate) fn row_text(row: &[Point]) -> String {
+    row.iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// How the moves of `game` go, for error messages.
+pub(crate) fn moves_rule(game: &Game) -> String {
+    let (p, q) = (game.p(), game.q());
+    let stone = |n: usize| if n == 1 { "one stone" } else { "two stones" };
+    if p == 1 {
+        "one stone per move".into()
+    } else {
+        format!(
+            "a position holds 0 or {q} + {p}m stones (black's first move of {}, then {} per move)",
+            stone(q),
+            stone(p)
+        )
+    }
 }
 
 /// A position at a move boundary: the board, the stones in play order, the side to move.
@@ -227,40 +271,51 @@ pub(crate) fn six_text(six: &[Point; K]) -> String {
 pub struct Position {
     board: Board,
     stones: Vec<Point>,
+    to_move: Color,
 }
 
 impl Position {
-    /// The empty board, black to place the first stone.
-    pub fn empty() -> Self {
+    /// The empty board of `game`, black to move.
+    pub fn empty(game: Game) -> Self {
         Position {
-            board: Board::new(),
+            board: Board::new(game),
             stones: Vec::new(),
+            to_move: Color::Black,
         }
     }
 
-    /// The position after playing `stones` in order (black's one, then two per side), with the
-    /// token each stone was written as (for error messages). A game that is already won is
-    /// refused ([`PositionError::AlreadyWon`]); [`Record`] reads finished games.
-    pub fn from_tokens(stones: &[(Point, String)]) -> Result<Self, PositionError> {
-        Record::from_tokens(stones)?.position()
+    /// The position after playing `stones` of `game` in order, with the token each stone was
+    /// written as (for error messages). A game that is already won is refused
+    /// ([`PositionError::AlreadyWon`]); [`Record`] reads finished games.
+    pub fn from_tokens(game: Game, stones: &[(Point, String)]) -> Result<Self, PositionError> {
+        Record::from_tokens(game, stones)?.position()
     }
 
-    /// A position from its parts, which the caller has checked: `stones` in play order make
-    /// `board`, at a move boundary, without six.
-    pub(crate) fn from_parts(board: Board, stones: Vec<Point>) -> Position {
-        Position { board, stones }
+    /// A position from its parts, which the caller has checked: `stones` make `board`, without
+    /// a winning row, and `to_move` is to move.
+    pub(crate) fn from_parts(board: Board, stones: Vec<Point>, to_move: Color) -> Position {
+        Position {
+            board,
+            stones,
+            to_move,
+        }
     }
 
-    /// The position after playing `stones` in order.
-    pub fn from_stones(stones: &[Point]) -> Result<Self, PositionError> {
+    /// The position after playing `stones` of `game` in order.
+    pub fn from_stones(game: Game, stones: &[Point]) -> Result<Self, PositionError> {
         let tokens: Vec<(Point, String)> = stones.iter().map(|&p| (p, p.to_string())).collect();
-        Self::from_tokens(&tokens)
+        Self::from_tokens(game, &tokens)
     }
 
     /// A position from a board alone. Its stone counts must be reachable at a move boundary;
     /// a play order consistent with the colours is made up (points in index order).
     pub fn from_board(board: Board) -> Result<Self, PositionError> {
-        Record::from_board(board)?.position()
+        Record::from_board(board, None)?.position()
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        self.board.game()
     }
 
     /// The board.
@@ -275,22 +330,22 @@ impl Position {
 
     /// The side to move.
     pub fn to_move(&self) -> Color {
-        Rules::CONNECT6.color_of_stone(self.stones.len())
+        self.to_move
     }
 
-    /// Stones the side to move places now (1 on the empty board, else 2).
+    /// Stones the side to move places now: black's first move q, every later move p.
     pub fn stones_to_place(&self) -> usize {
-        if self.stones.is_empty() {
-            1
+        if self.board.stones() == 0 && self.to_move == Color::Black {
+            self.game().q()
         } else {
-            2
+            self.game().p()
         }
     }
 
     /// The stone list in play order, moves separated by two spaces for reading:
     /// `J10  K11 I11  H11 I10`.
     pub fn to_stone_list(&self) -> String {
-        crate::notation::list::stone_list(&self.stones)
+        crate::notation::list::stone_list(self.game(), &self.stones)
     }
 
     /// The diagram of [`diagram`].
@@ -302,7 +357,7 @@ impl Position {
     pub fn play(&self, more: &[Point]) -> Result<Position, PositionError> {
         let mut all = self.stones.clone();
         all.extend_from_slice(more);
-        Position::from_stones(&all)
+        Position::from_stones(*self.game(), &all)
     }
 }
 
@@ -320,44 +375,65 @@ mod tests {
         s.split_whitespace().map(|t| t.parse().unwrap()).collect()
     }
 
+    const C6: Game = Game::CONNECT6;
+
     #[test]
     fn side_to_move_follows_count() {
-        assert_eq!(Position::empty().to_move(), Color::Black);
-        let p = Position::from_stones(&pts("J10")).unwrap();
+        assert_eq!(Position::empty(C6).to_move(), Color::Black);
+        let p = Position::from_stones(C6, &pts("J10")).unwrap();
         assert_eq!(p.to_move(), Color::White);
-        let p = Position::from_stones(&pts("J10 K11 I11")).unwrap();
+        let p = Position::from_stones(C6, &pts("J10 K11 I11")).unwrap();
         assert_eq!(p.to_move(), Color::Black);
         assert_eq!(p.board().get(pts("K11")[0]), Some(Color::White));
+        let g = Position::from_stones(Game::GOMOKU, &pts("H8 I9")).unwrap();
+        assert_eq!(g.to_move(), Color::Black);
     }
 
     #[test]
-    fn six_detection() {
-        // Black: A1..F1 would be a six; built through a diagram-free board.
-        let mut b = Board::new();
+    fn winning_rows() {
+        // Black: D5..I5 is a six.
+        let mut b = Board::new(C6);
         for c in 0..6 {
             b.set(Point::new(c + 3, 4).unwrap(), Some(Color::Black));
         }
-        let (c, six) = b.find_six().unwrap();
-        assert_eq!(c, Color::Black);
+        let six = b.find_win_of(Color::Black).unwrap();
         assert_eq!(six[0].to_string(), "D5");
+        assert_eq!(six.len(), 6);
         assert!(b
-            .six_through(Point::new(5, 4).unwrap(), Color::Black)
+            .win_through(Point::new(5, 4).unwrap(), Color::Black)
             .is_some());
         b.set(Point::new(5, 4).unwrap(), None);
-        assert!(b.find_six().is_none());
-        // Seven in a row on a diagonal also counts.
-        let mut b = Board::new();
+        assert!(b.find_win_of(Color::Black).is_none());
+        // Seven in a row on a diagonal also counts in Connect6.
+        let mut b = Board::new(C6);
         for i in 0..7 {
             b.set(Point::new(18 - i, i).unwrap(), Some(Color::White));
         }
-        assert_eq!(b.find_six().unwrap().0, Color::White);
+        assert!(b.find_win_of(Color::White).is_some());
+        // Six in a row wins freestyle Gomoku, not standard Gomoku; five wins both.
+        for (game, wins6) in [(Game::GOMOKU, true), (Game::GOMOKU_STANDARD, false)] {
+            let mut b = Board::new(game);
+            for c in 0..6 {
+                b.set(Point::new(c, 0).unwrap(), Some(Color::Black));
+            }
+            assert_eq!(b.find_win_of(Color::Black).is_some(), wins6, "{game}");
+            b.set(Point::new(5, 0).unwrap(), None);
+            assert_eq!(b.find_win_of(Color::Black).unwrap().len(), 5, "{game}");
+        }
     }
 
     #[test]
     fn from_board_makes_a_consistent_order() {
-        let p = Position::from_stones(&pts("J10 K11 I11 H11 I10")).unwrap();
+        let p = Position::from_stones(C6, &pts("J10 K11 I11 H11 I10")).unwrap();
         let q = Position::from_board(p.board().clone()).unwrap();
         assert_eq!(q.board(), p.board());
         assert_eq!(q.to_move(), p.to_move());
+    }
+
+    #[test]
+    fn diagrams_have_the_game_s_size() {
+        let d = diagram(&Board::new(Game::GOMOKU), None);
+        assert_eq!(d.lines().count(), 17);
+        assert!(d.starts_with("   A B C D E F G H I J K L M N O\n15 ."));
     }
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 
 /// One recorded game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
+pub struct Recorded {
     /// `game_id` column.
     pub id: u64,
     /// Stones in play order.
@@ -42,7 +42,7 @@ pub enum GamesError {
 
 /// Parse the CSV text of a game file (`path` only names it in errors). The header line and
 /// blank lines are skipped.
-pub fn parse_games(text: &str, path: &str) -> Result<Vec<Game>, GamesError> {
+pub fn parse_games(text: &str, path: &str) -> Result<Vec<Recorded>, GamesError> {
     let mut games = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() || (i == 0 && is_header(line)) {
@@ -53,7 +53,7 @@ pub fn parse_games(text: &str, path: &str) -> Result<Vec<Game>, GamesError> {
             line: i + 1,
             reason,
         })?;
-        games.push(Game {
+        games.push(Recorded {
             id: row.id,
             moves: row.moves.into_iter().map(|m| m.0).collect(),
             winner: row.winner,
@@ -63,7 +63,7 @@ pub fn parse_games(text: &str, path: &str) -> Result<Vec<Game>, GamesError> {
 }
 
 /// Read a game file.
-pub fn load_games(path: &Path) -> Result<Vec<Game>, GamesError> {
+pub fn load_games(path: &Path) -> Result<Vec<Recorded>, GamesError> {
     let bytes = std::fs::read(path).map_err(|source| GamesError::Io {
         path: path.display().to_string(),
         source,

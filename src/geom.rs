@@ -1,79 +1,21 @@
-//! Board geometry: points, colours, directions and the lines of the board.
+//! Board geometry: points, colours, directions, the lines of a board and sets of points.
 //!
-//! Points are written `A`–`S` (columns, left to right, the letter `I` included) and `1`–`19`
-//! (rows, bottom to top); `J10` is the centre. A point's index is `row · 19 + col`, both 0-based.
+//! Points are written with a column letter (`A`, `B`, …, the letter `I` included) and a row
+//! number counted from 1 at the bottom; on the 19×19 board `J10` is the centre. Every board of
+//! every game fits in [`MAX_SIDE`]×[`MAX_SIDE`]: a point's index is `row · 20 + col`, both
+//! 0-based, whatever the board, so a point prints itself and point sets iterate row by row. The
+//! game (`crate::game`) says which points are on its board.
 
 use crate::text::excerpt;
-use std::{fmt, str::FromStr, sync::LazyLock};
+use std::{fmt, str::FromStr};
 
-/// Board side of Connect6.
-pub const SIZE: usize = 19;
-/// Number of points on the board.
-pub const POINTS: usize = SIZE * SIZE;
-/// Stones in a row that win (`k`).
-pub const K: usize = 6;
-/// Number of lines at least `k` long: χ(n,k) = 6n − 4k + 2 (paper §6.1).
-pub const LINES: usize = 6 * SIZE - 4 * K + 2;
-/// Potential connections of one colour in a line: γ(n,k) = ⌊(n+1)/(k+1)⌋ (Theorem 4).
-pub const GAMMA: usize = (SIZE + 1) / (K + 1);
+/// The largest board side of any game.
+pub const MAX_SIDE: usize = 20;
+/// Point indices run below this: `row · MAX_SIDE + col`.
+pub const MAX_POINTS: usize = MAX_SIDE * MAX_SIDE;
 
 /// Column letters, `I` included.
-const LETTERS: &[u8; SIZE] = b"ABCDEFGHIJKLMNOPQRS";
-
-/// A game of the family Connect(m,n,k,p,q): an `m`×`n` board, `k` in a row wins, black places
-/// `q` stones first and then each side places `p` per move. Only Connect6 is implemented today;
-/// the type fixes where the other members will plug in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Rules {
-    /// Board columns.
-    pub m: usize,
-    /// Board rows.
-    pub n: usize,
-    /// Stones in a row needed to win.
-    pub k: usize,
-    /// Stones per move after the first.
-    pub p: usize,
-    /// Stones of black's first move.
-    pub q: usize,
-}
-
-impl Rules {
-    /// Connect(19,19,6,2,1).
-    pub const CONNECT6: Rules = Rules {
-        m: SIZE,
-        n: SIZE,
-        k: K,
-        p: 2,
-        q: 1,
-    };
-
-    /// Is `count` stones a move boundary (0, or `q + p·j`)?
-    pub fn is_move_boundary(&self, count: usize) -> bool {
-        count == 0 || (count >= self.q && (count - self.q).is_multiple_of(self.p))
-    }
-
-    /// The stones of the move holding the stone with 0-based play index `i`, as a range of
-    /// play indices (black's first move holds `q` stones, every later move `p`).
-    pub fn move_of_stone(&self, i: usize) -> std::ops::Range<usize> {
-        if i < self.q {
-            0..self.q
-        } else {
-            let start = self.q + (i - self.q) / self.p * self.p;
-            start..start + self.p
-        }
-    }
-
-    /// Colour that places the stone with 0-based play index `i`.
-    pub fn color_of_stone(&self, i: usize) -> Color {
-        if i < self.q {
-            Color::Black
-        } else if ((i - self.q) / self.p).is_multiple_of(2) {
-            Color::White
-        } else {
-            Color::Black
-        }
-    }
-}
+pub(crate) const LETTERS: &[u8; MAX_SIDE] = b"ABCDEFGHIJKLMNOPQRST";
 
 /// A stone colour; black moves first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -165,30 +107,31 @@ impl<T> std::ops::IndexMut<Color> for ByColor<T> {
 pub struct Point(u16);
 
 impl Point {
-    /// The centre, `J10`.
-    pub const CENTER: Point = Point((9 * SIZE + 9) as u16);
+    /// `J10`, the centre of the 19×19 board.
+    pub const CENTER: Point = Point((9 * MAX_SIDE + 9) as u16);
 
-    /// The point in 0-based column `col` and row `row` (row 0 is the bottom row, `1`).
+    /// The point in 0-based column `col` and row `row` (row 0 is the bottom row, `1`), if both
+    /// are below [`MAX_SIDE`].
     #[inline]
     pub const fn new(col: usize, row: usize) -> Option<Point> {
-        if col < SIZE && row < SIZE {
-            Some(Point((row * SIZE + col) as u16))
+        if col < MAX_SIDE && row < MAX_SIDE {
+            Some(Point((row * MAX_SIDE + col) as u16))
         } else {
             None
         }
     }
 
-    /// The point with index `i` (`row · 19 + col`).
+    /// The point with index `i` (`row · 20 + col`), if it is below [`MAX_POINTS`].
     #[inline]
     pub const fn from_index(i: usize) -> Option<Point> {
-        if i < POINTS {
+        if i < MAX_POINTS {
             Some(Point(i as u16))
         } else {
             None
         }
     }
 
-    /// Index `row · 19 + col`, in `0..361`.
+    /// Index `row · 20 + col`, in `0..400`.
     #[inline]
     pub const fn index(self) -> usize {
         self.0 as usize
@@ -197,27 +140,23 @@ impl Point {
     /// 0-based column (0 = `A`).
     #[inline]
     pub const fn col(self) -> usize {
-        self.0 as usize % SIZE
+        self.0 as usize % MAX_SIDE
     }
 
     /// 0-based row (0 = `1`, the bottom row).
     #[inline]
     pub const fn row(self) -> usize {
-        self.0 as usize / SIZE
+        self.0 as usize / MAX_SIDE
     }
 
-    /// Every point in index order.
-    pub fn all() -> impl Iterator<Item = Point> {
-        (0..POINTS as u16).map(Point)
-    }
-
-    /// The point `steps` steps from this one in direction `dir`, if on the board.
+    /// The point `steps` steps from this one in direction `dir`, if it lies within the
+    /// `cols`×`rows` board.
     #[inline]
-    pub fn step(self, dir: Dir, steps: isize) -> Option<Point> {
+    pub fn step_within(self, dir: Dir, steps: isize, cols: usize, rows: usize) -> Option<Point> {
         let (dc, dr) = dir.delta();
         let c = self.col() as isize + dc * steps;
         let r = self.row() as isize + dr * steps;
-        if (0..SIZE as isize).contains(&c) && (0..SIZE as isize).contains(&r) {
+        if (0..cols as isize).contains(&c) && (0..rows as isize).contains(&r) {
             Point::new(c as usize, r as usize)
         } else {
             None
@@ -262,7 +201,7 @@ impl fmt::Debug for Point {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PointError {
     /// Not a letter followed by a number.
-    #[error("{0:?} is not a point: expected a column letter A-S and a row 1-19, like J10")]
+    #[error("{0:?} is not a point: expected a column letter and a row number, like J10")]
     Syntax(String),
     /// A column or row outside the board.
     #[error("{token:?} is off the board: {reason}")]
@@ -270,14 +209,15 @@ pub enum PointError {
         /// The token as written.
         token: String,
         /// Which coordinate is out of range.
-        reason: &'static str,
+        reason: String,
     },
 }
 
 impl FromStr for Point {
     type Err = PointError;
 
-    /// Parse `J10`, `j10`, `S19`… (case-insensitive).
+    /// Parse `J10`, `j10`, `T20`… (case-insensitive) on the largest board, 20×20. A game
+    /// checks its own bounds (`crate::game::Game::parse_point`).
     fn from_str(s: &str) -> Result<Self, PointError> {
         let t = s.trim();
         let syntax = || PointError::Syntax(excerpt(t));
@@ -293,17 +233,18 @@ impl FromStr for Point {
         }
         let row: usize = digits.parse().map_err(|_| syntax())?;
         let col = (letter as u8 - b'A') as usize;
-        if col >= SIZE {
-            return Err(PointError::OffBoard {
-                token: excerpt(t),
-                reason: "columns run from A to S",
-            });
+        let off = |reason: String| PointError::OffBoard {
+            token: excerpt(t),
+            reason,
+        };
+        if col >= MAX_SIDE {
+            return Err(off(format!(
+                "columns run from A to {}",
+                LETTERS[MAX_SIDE - 1] as char
+            )));
         }
-        if !(1..=SIZE).contains(&row) {
-            return Err(PointError::OffBoard {
-                token: excerpt(t),
-                reason: "rows run from 1 to 19",
-            });
+        if !(1..=MAX_SIDE).contains(&row) {
+            return Err(off(format!("rows run from 1 to {MAX_SIDE}")));
         }
         Ok(Point::new(col, row - 1).expect("checked range"))
     }
@@ -350,7 +291,7 @@ impl Dir {
     }
 }
 
-/// One line of the board at least `k` long.
+/// One line of a board at least `k` long.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Line {
     /// Direction of the line.
@@ -358,47 +299,48 @@ pub struct Line {
     /// Number of points.
     pub len: u8,
     /// Points in order (offset 0 first); entries past `len` are unused.
-    pub points: [Point; SIZE],
+    pub points: [Point; MAX_SIDE],
 }
 
 /// Where a point sits on the line of one direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineSlot {
-    /// Line id in `0..LINES`.
+    /// Line id in `0..lines.len()`.
     pub line: u8,
     /// Offset of the point in the line.
     pub offset: u8,
 }
 
-/// The lines of the board and, per point and direction, the slot it occupies.
+/// The lines of a board at least `k` long and, per point and direction, the slot it occupies.
 pub struct Geometry {
-    /// The χ(19,6) = 92 lines: rows, columns, then the diagonals at least six long.
+    /// Rows, columns, then the diagonals at least `k` long (χ(19,6) = 92 on Connect6's board).
     pub lines: Vec<Line>,
-    /// `slots[point][dir]`: the point's line and offset, `None` on diagonals shorter than six.
+    /// `slots[point][dir]`: the point's line and offset, `None` off the board or on lines
+    /// shorter than `k`.
     pub slots: Vec<[Option<LineSlot>; 4]>,
 }
 
-/// The board's line geometry, computed on first use.
-pub static GEOMETRY: LazyLock<Geometry> = LazyLock::new(Geometry::build);
-
 impl Geometry {
-    fn build() -> Geometry {
-        let mut lines = Vec::with_capacity(LINES);
+    /// The geometry of a `cols`×`rows` board with lines at least `k` long.
+    pub fn build(cols: usize, rows: usize, k: usize) -> Geometry {
+        let on_board =
+            (0..rows).flat_map(|r| (0..cols).map(move |c| Point::new(c, r).expect("small")));
+        let mut lines = Vec::new();
         for dir in Dir::ALL {
             // A line starts at a point whose predecessor is off the board.
-            for p in Point::all() {
-                if p.step(dir, -1).is_some() {
+            for p in on_board.clone() {
+                if p.step_within(dir, -1, cols, rows).is_some() {
                     continue;
                 }
-                let mut points = [p; SIZE];
+                let mut points = [p; MAX_SIDE];
                 let mut len = 0;
                 let mut q = Some(p);
                 while let Some(x) = q {
                     points[len] = x;
                     len += 1;
-                    q = x.step(dir, 1);
+                    q = x.step_within(dir, 1, cols, rows);
                 }
-                if len >= K {
+                if len >= k {
                     lines.push(Line {
                         dir,
                         len: len as u8,
@@ -407,8 +349,7 @@ impl Geometry {
                 }
             }
         }
-        assert_eq!(lines.len(), LINES, "χ(19,6) = 92 lines");
-        let mut slots = vec![[None; 4]; POINTS];
+        let mut slots = vec![[None; 4]; MAX_POINTS];
         for (id, line) in lines.iter().enumerate() {
             for (offset, p) in line.points[..line.len as usize].iter().enumerate() {
                 slots[p.index()][line.dir.index()] = Some(LineSlot {
@@ -427,13 +368,16 @@ impl Geometry {
     }
 }
 
-/// A set of points as a 361-bit bitboard; iterates in index order.
+/// Words of a point set: one bit per point index.
+const SET_WORDS: usize = MAX_POINTS.div_ceil(64);
+
+/// A set of points as a bitboard over the indices; iterates in index order (row by row).
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub struct PointSet([u64; 6]);
+pub struct PointSet([u64; SET_WORDS]);
 
 impl PointSet {
     /// The empty set.
-    pub const EMPTY: PointSet = PointSet([0; 6]);
+    pub const EMPTY: PointSet = PointSet([0; SET_WORDS]);
 
     /// Add `p`.
     #[inline]
@@ -525,23 +469,28 @@ mod tests {
 
     #[test]
     fn notation_round_trip() {
-        for p in Point::all() {
-            assert_eq!(p.to_string().parse::<Point>().unwrap(), p);
+        for r in 0..MAX_SIDE {
+            for c in 0..MAX_SIDE {
+                let p = Point::new(c, r).unwrap();
+                assert_eq!(p.to_string().parse::<Point>().unwrap(), p);
+                assert_eq!((p.col(), p.row()), (c, r));
+            }
         }
         assert_eq!("j10".parse::<Point>().unwrap(), Point::CENTER);
         assert_eq!(Point::new(0, 0).unwrap().to_string(), "A1");
         assert_eq!(Point::new(18, 18).unwrap().to_string(), "S19");
+        assert_eq!(Point::new(19, 19).unwrap().to_string(), "T20");
         assert_eq!(Point::new(8, 0).unwrap().to_string(), "I1");
     }
 
     #[test]
     fn bad_points() {
         assert!(matches!(
-            "T5".parse::<Point>(),
+            "U5".parse::<Point>(),
             Err(PointError::OffBoard { .. })
         ));
         assert!(matches!(
-            "A20".parse::<Point>(),
+            "A21".parse::<Point>(),
             Err(PointError::OffBoard { .. })
         ));
         assert!(matches!(
@@ -554,39 +503,41 @@ mod tests {
 
     #[test]
     fn geometry_counts() {
-        let g = &*GEOMETRY;
-        assert_eq!(g.lines.len(), 92);
-        assert_eq!(GAMMA, 2);
+        // χ(n, k) = 6n − 4k + 2 lines on a square board (paper §6.1).
+        for (n, k) in [(19, 6), (15, 5), (20, 4), (13, 6), (5, 4)] {
+            assert_eq!(
+                Geometry::build(n, n, k).lines.len(),
+                6 * n - 4 * k + 2,
+                "{n} {k}"
+            );
+        }
+        let g = Geometry::build(19, 19, 6);
         // Each point lies on 2 (rows/columns) + up to 2 diagonal lines; a stone can affect at
         // most 4n − 3 = 73 points.
         let mut most = 0;
-        for p in Point::all() {
-            let mut touched = std::collections::HashSet::new();
-            for d in Dir::ALL {
-                if let Some(s) = g.slot(p, d) {
-                    let l = &g.lines[s.line as usize];
-                    touched.extend(l.points[..l.len as usize].iter().copied());
+        for r in 0..19 {
+            for c in 0..19 {
+                let p = Point::new(c, r).unwrap();
+                let mut touched = std::collections::HashSet::new();
+                for d in Dir::ALL {
+                    if let Some(s) = g.slot(p, d) {
+                        let l = &g.lines[s.line as usize];
+                        touched.extend(l.points[..l.len as usize].iter().copied());
+                    }
                 }
+                most = most.max(touched.len());
             }
-            most = most.max(touched.len());
         }
-        assert_eq!(most, 4 * SIZE - 3);
-    }
-
-    #[test]
-    fn move_boundaries() {
-        let r = Rules::CONNECT6;
-        let ok: Vec<usize> = (0..10).filter(|&n| r.is_move_boundary(n)).collect();
-        assert_eq!(ok, vec![0, 1, 3, 5, 7, 9]);
-        assert_eq!(r.move_of_stone(0), 0..1);
-        assert_eq!(r.move_of_stone(1), 1..3);
-        assert_eq!(r.move_of_stone(2), 1..3);
-        assert_eq!(r.move_of_stone(3), 3..5);
-        let colors: Vec<Color> = (0..7).map(|i| r.color_of_stone(i)).collect();
-        use Color::*;
+        assert_eq!(most, 4 * 19 - 3);
+        // A rectangle: 7 columns, 5 rows, k = 5.
+        let r = Geometry::build(7, 5, 5);
+        assert!(r.lines.iter().all(|l| l.points[..l.len as usize]
+            .iter()
+            .all(|p| p.col() < 7 && p.row() < 5)));
         assert_eq!(
-            colors,
-            vec![Black, White, White, Black, Black, White, White]
+            r.lines.iter().filter(|l| l.dir == Dir::Horizontal).count(),
+            5
         );
+        assert_eq!(r.lines.iter().filter(|l| l.dir == Dir::Vertical).count(), 7);
     }
 }

@@ -15,6 +15,7 @@ pub mod analyze;
 pub mod batch;
 pub mod bench;
 pub mod board;
+pub mod game;
 pub mod games;
 pub mod geom;
 pub mod kb;
@@ -29,7 +30,8 @@ pub mod text;
 pub mod zobrist;
 
 pub use board::{Board, Position, PositionError};
-pub use geom::{ByColor, Color, Dir, Point, PointSet, Rules};
+pub use game::{Game, Rule};
+pub use geom::{ByColor, Color, Dir, Point, PointSet};
 pub use model::{Cpbim, Cpbm, Iu, Model, Raw};
-pub use notation::{parse_line, parse_position, parse_record, Format, ParseError};
+pub use notation::{parse_line, parse_position, parse_record, Format, ParseError, Reading};
 pub use record::{Record, Win};

@@ -16,7 +16,11 @@
 //!    `I8` = `TX`. The short name is that string, a dash and the second stone: `X-J8` is `I9` +
 //!    `J8`, `TT-L10` is `J8` + `L10`.
 
-use crate::geom::{Point, SIZE};
+use crate::game::Game;
+use crate::geom::Point;
+
+/// Side of Connect6's board, where DIF names live.
+const SIZE: usize = 19;
 use serde::Serialize;
 use std::fmt;
 
@@ -208,7 +212,8 @@ pub fn parse_name(text: &str) -> Result<Opening, NameError> {
 /// Every distinct white first move with both stones within Chebyshev distance `reach` of the
 /// centre, by name, ordered by short name.
 pub fn all_within(reach: usize) -> Vec<Opening> {
-    let near: Vec<Point> = Point::all()
+    let near: Vec<Point> = Game::CONNECT6
+        .points()
         .filter(|&p| p != CENTER && p.distance(CENTER) <= reach)
         .collect();
     let mut out: Vec<Opening> = near

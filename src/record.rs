@@ -7,8 +7,9 @@
 //! in progress; [`Record::win`] tells how a finished game ended and [`Record::before_end`] gives
 //! the position the winning move was played from.
 
-use crate::board::{six_text, Board, Position, PositionError};
-use crate::geom::{Color, Point, Rules, K};
+use crate::board::{moves_rule, row_text, Board, Position, PositionError};
+use crate::game::Game;
+use crate::geom::{Color, Point};
 use crate::text::excerpt;
 
 /// What a record says about its game besides the stones. Every field is optional and kept as
@@ -34,13 +35,13 @@ pub struct Info {
 /// How a finished game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Win {
-    /// The side that made six.
+    /// The side that won.
     pub winner: Color,
-    /// The first six points of the row, in line order.
-    pub six: [Point; K],
-    /// The stones of the winning move as the record has them: the stone that made six is
-    /// among them (a record may end on the first stone of a move, the one that made six).
-    /// Empty when the play order is unknown (a diagram).
+    /// The first k points of the winning row, in line order.
+    pub row: Vec<Point>,
+    /// The stones of the winning move as the record has them: the stone that won is among
+    /// them (a record may end on the first stone of a move, the one that won). Empty when the
+    /// play order is unknown (a diagram).
     pub last_move: Vec<Point>,
 }
 
@@ -62,26 +63,34 @@ pub struct Record {
     stones: Vec<Point>,
     ordered: bool,
     win: Option<Win>,
+    to_move: Color,
     /// What the record says besides the stones.
     pub info: Info,
 }
 
 impl Record {
-    /// The game of `stones` played in order (black's one, then two per side), each with the
-    /// token it was written as (for error messages). The game may end at a move boundary, or
-    /// with the move that makes six: on its first stone, or with both; no stone may follow.
-    pub fn from_tokens(stones: &[(Point, String)]) -> Result<Record, PositionError> {
-        let rules = Rules::CONNECT6;
-        let mut board = Board::new();
+    /// The game of `stones` played in order (black's first move of q stones, then p per side),
+    /// each with the token it was written as (for error messages). The game may end at a move
+    /// boundary, or with the move that wins: on the stone that wins, or with the whole move; no
+    /// stone may follow.
+    pub fn from_tokens(game: Game, stones: &[(Point, String)]) -> Result<Record, PositionError> {
+        let mut board = Board::new(game);
         let mut win: Option<(Win, usize)> = None;
         for (i, (p, token)) in stones.iter().enumerate() {
+            if !game.contains(*p) {
+                return Err(PositionError::OffBoard {
+                    token: excerpt(token),
+                    reason: game.off_board_reason(*p),
+                });
+            }
             if let Some((w, ended_at)) = &win {
-                if i >= rules.move_of_stone(*ended_at).end {
+                if i >= game.move_of_stone(*ended_at).end {
                     return Err(PositionError::AfterEnd {
                         token: excerpt(token),
                         index: i + 1,
                         color: w.winner,
-                        six: six_text(&w.six),
+                        word: game.row_word().to_string(),
+                        row: row_text(&w.row),
                         ended_at: ended_at + 1,
                     });
                 }
@@ -91,13 +100,13 @@ impl Record {
                     token: excerpt(token),
                 });
             }
-            let color = rules.color_of_stone(i);
+            let color = game.color_of_stone(i);
             board.set(*p, Some(color));
             if win.is_none() {
-                if let Some(six) = board.six_through(*p, color) {
+                if let Some(row) = board.win_through(*p, color) {
                     let w = Win {
                         winner: color,
-                        six,
+                        row,
                         last_move: Vec::new(),
                     };
                     win = Some((w, i));
@@ -107,86 +116,103 @@ impl Record {
         let points: Vec<Point> = stones.iter().map(|s| s.0).collect();
         let win = match win {
             Some((mut w, ended_at)) => {
-                let start = rules.move_of_stone(ended_at).start;
+                let start = game.move_of_stone(ended_at).start;
                 w.last_move = points[start..].to_vec();
                 Some(w)
             }
-            None if !rules.is_move_boundary(points.len()) => {
+            None if !game.is_move_boundary(points.len()) => {
                 return Err(PositionError::StoneCount {
                     count: points.len(),
+                    game,
+                    rule: moves_rule(&game),
                 })
             }
             None => None,
         };
+        let to_move = game.color_of_stone(points.len());
         Ok(Record {
             board,
             stones: points,
             ordered: true,
             win,
+            to_move,
             info: Info::default(),
         })
     }
 
     /// The game of `stones` played in order.
-    pub fn from_stones(stones: &[Point]) -> Result<Record, PositionError> {
+    pub fn from_stones(game: Game, stones: &[Point]) -> Result<Record, PositionError> {
         let tokens: Vec<(Point, String)> = stones.iter().map(|&p| (p, p.to_string())).collect();
-        Self::from_tokens(&tokens)
+        Self::from_tokens(game, &tokens)
     }
 
-    /// A game from a board alone (a diagram). Without six, the stone counts must be those of
-    /// a move boundary; with a six of one side, they must be those after that side's move or
-    /// after the first stone of it. A play order consistent with the colours is made up
-    /// (points in index order), and [`Record::ordered`] is false.
-    pub fn from_board(board: Board) -> Result<Record, PositionError> {
-        let rules = Rules::CONNECT6;
+    /// A game from a board alone (a diagram). Without a winning row, the stone counts must be
+    /// those of a move boundary, unless `to_move` says whose move it is (a puzzle: any
+    /// counts); with a winning row of one side, they must be those after that side's move or
+    /// after a stone of it. A play order consistent with the colours is made up (points in
+    /// index order), and [`Record::ordered`] is false.
+    pub fn from_board(board: Board, to_move: Option<Color>) -> Result<Record, PositionError> {
+        let game = *board.game();
         let (b, w) = (board.count(Color::Black), board.count(Color::White));
-        let sixes = [Color::Black, Color::White].map(|c| board.find_six_of(c));
-        let win = match sixes {
+        let total = b + w;
+        let wins = [Color::Black, Color::White].map(|c| board.find_win_of(c));
+        let counts_fit = |count: usize| game.black_stones(count) == b;
+        let (win, side) = match wins {
             [None, None] => {
-                let legal = (b == 0 && w == 0) || (b % 2 == 1 && w % 2 == 0 && b.abs_diff(w) == 1);
-                if !legal {
-                    return Err(PositionError::ColorCounts { black: b, white: w });
-                }
-                None
+                let side = match to_move {
+                    Some(side) => side,
+                    None if game.is_move_boundary(total) && counts_fit(total) => {
+                        game.color_of_stone(total)
+                    }
+                    None => {
+                        return Err(PositionError::ColorCounts {
+                            black: b,
+                            white: w,
+                            game,
+                            rule: moves_rule(&game),
+                        })
+                    }
+                };
+                (None, side)
             }
             [Some(black), Some(white)] => {
-                return Err(PositionError::BothSix {
-                    black: six_text(&black),
-                    white: six_text(&white),
+                return Err(PositionError::BothWon {
+                    black: row_text(&black),
+                    white: row_text(&white),
                 })
             }
-            [Some(six), None] | [None, Some(six)] => {
-                let winner = if sixes[0].is_some() {
+            [Some(ref row), None] | [None, Some(ref row)] => {
+                let winner = if wins[0].is_some() {
                     Color::Black
                 } else {
                     Color::White
                 };
-                // After the winner's whole move the opponent would be to move; after its first
-                // stone both sides have as many stones (even for black, odd for white).
-                let after_move = (b % 2 == 1 && w % 2 == 0 && b.abs_diff(w) == 1)
-                    && rules.color_of_stone(b + w) == winner.opponent();
-                let mid_move = b == w && (b % 2 == 0) == (winner == Color::Black) && b > 0;
-                if !(after_move || mid_move) {
+                // The winner placed the last stone: of a whole move or of a part of one.
+                let fits =
+                    total > 0 && counts_fit(total) && game.color_of_stone(total - 1) == winner;
+                if !fits && to_move.is_none() {
                     return Err(PositionError::FinishedCounts {
                         color: winner,
-                        six: six_text(&six),
+                        row: row_text(row),
                         black: b,
                         white: w,
                     });
                 }
-                Some(Win {
+                let w = Win {
                     winner,
-                    six,
+                    row: row.clone(),
                     last_move: Vec::new(),
-                })
+                };
+                (Some(w), winner.opponent())
             }
         };
-        let stones = made_up_order(&board, rules);
+        let stones = made_up_order(&board);
         Ok(Record {
             board,
             stones,
             ordered: false,
             win,
+            to_move: side,
             info: Info::default(),
         })
     }
@@ -211,6 +237,11 @@ impl Record {
         self.win.as_ref()
     }
 
+    /// The game.
+    pub fn game(&self) -> &Game {
+        self.board.game()
+    }
+
     /// The game in progress with its position, or how it ended.
     pub fn status(&self) -> Status<'_> {
         match &self.win {
@@ -218,8 +249,34 @@ impl Record {
             None => Status::InProgress(Position::from_parts(
                 self.board.clone(),
                 self.stones.clone(),
+                self.to_move,
             )),
         }
+    }
+
+    /// This record with `side` to move: for a diagram, whatever its counts (a puzzle); for a
+    /// record with its play order, `side` must be the one the order gives.
+    pub fn with_to_move(mut self, side: Color) -> Result<Record, PositionError> {
+        if self.ordered && side != self.to_move {
+            return Err(PositionError::ToMove {
+                actual: self.to_move,
+                asked: side,
+            });
+        }
+        if !self.ordered && self.win.is_none() {
+            self.to_move = side;
+        }
+        Ok(self)
+    }
+
+    /// Does the play order (read or made up) replay to this board under the game's turns? False
+    /// for a diagram read as a puzzle whose counts are not those of a move boundary.
+    pub fn order_replays(&self) -> bool {
+        let game = self.game();
+        self.stones
+            .iter()
+            .enumerate()
+            .all(|(i, &p)| self.board.get(p) == Some(game.color_of_stone(i)))
     }
 
     /// The position of a game in progress; a finished game is refused with
@@ -228,7 +285,8 @@ impl Record {
         match self.status() {
             Status::Finished(w) => Err(PositionError::AlreadyWon {
                 color: w.winner,
-                six: six_text(&w.six),
+                word: self.game().row_word().to_string(),
+                row: row_text(&w.row),
             }),
             Status::InProgress(pos) => Ok(pos),
         }
@@ -246,7 +304,12 @@ impl Record {
                 for &p in &self.stones[n..] {
                     board.set(p, None);
                 }
-                Some(Position::from_parts(board, self.stones[..n].to_vec()))
+                let to_move = self.game().color_of_stone(n);
+                Some(Position::from_parts(
+                    board,
+                    self.stones[..n].to_vec(),
+                    to_move,
+                ))
             }
             Some(_) => None,
         }
@@ -257,7 +320,7 @@ impl Record {
     pub fn to_move(&self) -> Color {
         match &self.win {
             Some(w) => w.winner.opponent(),
-            None => Rules::CONNECT6.color_of_stone(self.stones.len()),
+            None => self.to_move,
         }
     }
 }
@@ -269,27 +332,22 @@ impl From<Position> for Record {
             stones: pos.stones().to_vec(),
             ordered: true,
             win: None,
+            to_move: pos.to_move(),
             info: Info::default(),
         }
     }
 }
 
 /// A play order for the stones of `board`: each side's stones in point order, interleaved as
-/// the rules deal the turns (extra stones of one side, as after a winning first stone, last).
-fn made_up_order(board: &Board, rules: Rules) -> Vec<Point> {
-    let mut black = board
-        .iter()
-        .filter(|s| s.1 == Color::Black)
-        .map(|s| s.0)
-        .peekable();
-    let mut white = board
-        .iter()
-        .filter(|s| s.1 == Color::White)
-        .map(|s| s.0)
-        .peekable();
+/// the game deals the turns (extra stones of one side, as after a winning first stone or in a
+/// puzzle, last).
+fn made_up_order(board: &Board) -> Vec<Point> {
+    let game = board.game();
+    let of = |c: Color| board.iter().filter(move |s| s.1 == c).map(|s| s.0);
+    let (mut black, mut white) = (of(Color::Black), of(Color::White));
     let mut order = Vec::with_capacity(board.stones());
     for i in 0.. {
-        let next = match rules.color_of_stone(i) {
+        let next = match game.color_of_stone(i) {
             Color::Black => black.next(),
             Color::White => white.next(),
         };
@@ -306,13 +364,15 @@ fn made_up_order(board: &Board, rules: Rules) -> Vec<Point> {
 mod tests {
     use super::*;
 
+    const C6: Game = Game::CONNECT6;
+
     fn pts(s: &str) -> Vec<Point> {
         s.split_whitespace().map(|t| t.parse().unwrap()).collect()
     }
 
     #[test]
     fn a_game_in_progress_is_a_position() {
-        let r = Record::from_stones(&pts("J10 K11 I11")).unwrap();
+        let r = Record::from_stones(C6, &pts("J10 K11 I11")).unwrap();
         assert!(r.win().is_none());
         assert_eq!(r.position().unwrap().stones(), r.stones());
         assert_eq!(r.to_move(), Color::Black);
@@ -320,10 +380,10 @@ mod tests {
 
     #[test]
     fn a_game_ending_with_a_whole_move() {
-        let r = Record::from_stones(&pts("J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 I5")).unwrap();
+        let r = Record::from_stones(C6, &pts("J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 I5")).unwrap();
         let w = r.win().unwrap();
         assert_eq!(w.winner, Color::Black);
-        assert_eq!(w.six.map(|p| p.to_string()).join(" "), "D5 E5 F5 G5 H5 I5");
+        assert_eq!(row_text(&w.row), "D5 E5 F5 G5 H5 I5");
         assert_eq!(w.last_move, pts("H5 I5"));
         assert_eq!(r.before_end().unwrap().stones().len(), 11);
         assert!(matches!(
@@ -336,20 +396,20 @@ mod tests {
     fn a_game_ending_on_the_first_stone_of_a_move() {
         // Black's D5..H5, then I5 (the first stone of black's move) makes six.
         let line = "J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 C7 A8 A9 I5";
-        let short = Record::from_stones(&pts(line)).unwrap();
+        let short = Record::from_stones(C6, &pts(line)).unwrap();
         assert_eq!(short.win().unwrap().last_move, pts("I5"));
-        let both = Record::from_stones(&pts(&format!("{line} S1"))).unwrap();
+        let both = Record::from_stones(C6, &pts(&format!("{line} S1"))).unwrap();
         assert_eq!(both.win().unwrap().last_move, pts("I5 S1"));
         assert_eq!(short.before_end(), both.before_end());
         assert_eq!(short.before_end().unwrap().stones().len(), 15);
-        let d = Record::from_board(short.board().clone()).unwrap();
+        let d = Record::from_board(short.board().clone(), None).unwrap();
         assert_eq!(d.win().unwrap().winner, Color::Black);
     }
 
     #[test]
     fn no_stone_after_the_end() {
-        let e =
-            Record::from_stones(&pts("J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 I5 S19")).unwrap_err();
+        let e = Record::from_stones(C6, &pts("J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 I5 S19"))
+            .unwrap_err();
         assert!(
             matches!(
                 e,
@@ -365,8 +425,8 @@ mod tests {
 
     #[test]
     fn finished_diagrams() {
-        let r = Record::from_stones(&pts("J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 I5")).unwrap();
-        let d = Record::from_board(r.board().clone()).unwrap();
+        let r = Record::from_stones(C6, &pts("J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 I5")).unwrap();
+        let d = Record::from_board(r.board().clone(), None).unwrap();
         assert_eq!(d.win().unwrap().winner, Color::Black);
         assert!(!d.ordered() && d.before_end().is_none());
         // Black has six but white has just moved: impossible.
@@ -374,7 +434,7 @@ mod tests {
         b.set("S19".parse().unwrap(), Some(Color::White));
         b.set("S18".parse().unwrap(), Some(Color::White));
         assert!(matches!(
-            Record::from_board(b),
+            Record::from_board(b, None),
             Err(PositionError::FinishedCounts { .. })
         ));
     }

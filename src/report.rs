@@ -21,13 +21,14 @@ pub fn solution_json(s: &Solution) -> Value {
     v
 }
 
-/// The JSON object of a finished game: `{"result": "finished", "winner", "six", "last_move"}`
-/// (`last_move` is empty when the play order is unknown).
+/// The JSON object of a finished game: `{"result": "finished", "winner", "row", "last_move"}`
+/// (`row`: the first k points of the winning row; `last_move` is empty when the play order is
+/// unknown).
 pub fn finished_json(w: &Win) -> Value {
     json!({
         "result": "finished",
         "winner": w.winner.name(),
-        "six": w.six,
+        "row": w.row,
         "last_move": w.last_move,
     })
 }
@@ -68,9 +69,11 @@ pub fn solution_text(s: &Solution) -> String {
     out
 }
 
-/// How a game ended: `black won, six D5 E5 F5 G5 H5 I5 (last move H5 I5)`.
+/// How a game ended: `black won, six D5 E5 F5 G5 H5 I5 (last move H5 I5)` (`five …` in a game of
+/// five).
 pub fn win_text(w: &Win) -> String {
-    let mut out = format!("{} won, six {}", w.winner, points(&w.six));
+    let word = crate::game::row_word(w.row.len());
+    let mut out = format!("{} won, {word} {}", w.winner, points(&w.row));
     if !w.last_move.is_empty() {
         out.push_str(&format!(" (last move {})", points(&w.last_move)));
     }

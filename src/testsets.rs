@@ -14,7 +14,8 @@
 
 use crate::batch::solve_positions;
 use crate::board::Position;
-use crate::games::Game;
+use crate::game::Game;
+use crate::games::Recorded;
 use crate::search::{Config, Outcome};
 use crate::{zobrist, Model};
 use fxhash::FxHashSet;
@@ -165,8 +166,8 @@ fn splitmix(state: &mut u64) -> u64 {
 }
 
 /// The games in an order shuffled from `seed` (Fisher–Yates).
-pub fn shuffled(games: &[Game], seed: u64) -> Vec<&Game> {
-    let mut v: Vec<&Game> = games.iter().collect();
+pub fn shuffled(games: &[Recorded], seed: u64) -> Vec<&Recorded> {
+    let mut v: Vec<&Recorded> = games.iter().collect();
     let mut state = seed;
     for i in (1..v.len()).rev() {
         let j = (splitmix(&mut state) % (i as u64 + 1)) as usize;
@@ -177,7 +178,7 @@ pub fn shuffled(games: &[Game], seed: u64) -> Vec<&Game> {
 
 /// The position `back` whole moves before the end of `game` (None if that is before the start
 /// or not a legal position).
-pub fn rewind(game: &Game, back: usize) -> Option<Position> {
+pub fn rewind(game: &Recorded, back: usize) -> Option<Position> {
     let n = game.moves.len();
     // The stones of the last `back` moves: two each, except black's single first stone.
     let keep = n.checked_sub(back.checked_mul(2)?)?;
@@ -186,7 +187,7 @@ pub fn rewind(game: &Game, back: usize) -> Option<Position> {
     } else {
         keep
     };
-    Position::from_stones(&game.moves[..keep]).ok()
+    Position::from_stones(Game::CONNECT6, &game.moves[..keep]).ok()
 }
 
 /// The subset a solved position belongs to, if any.
@@ -199,7 +200,7 @@ pub fn subset_of(outcome: Outcome, depth: u32) -> Option<usize> {
 /// Generate the test sets from `games` with model `M`. `progress(&generated)` is called after
 /// every chunk.
 pub fn generate<M: Model>(
-    games: &[Game],
+    games: &[Recorded],
     cfg: &GenConfig,
     stop: &AtomicBool,
     progress: &(dyn Fn(&Generated) + Sync),
@@ -296,7 +297,7 @@ pub fn subset_file(subset: &Subset, entries: &[Entry], header: &str) -> String {
 pub fn parse_subset_file(text: &str) -> Result<Vec<Position>, crate::ParseError> {
     text.lines()
         .filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty())
-        .map(crate::notation::parse_position)
+        .map(|l| crate::notation::parse_position(l, Game::CONNECT6))
         .collect()
 }
 

@@ -8,6 +8,7 @@ use common::{check_proof, name, reference_solve_for, Plain};
 use cpbim::analyze::{analyze_line, candidate_points, AnalyzeConfig};
 use cpbim::games::{bundled_games_path, load_games};
 use cpbim::search::{solve, Config, Outcome};
+use cpbim::Game;
 use cpbim::{Color, Cpbim, Point, Position};
 use std::sync::atomic::AtomicBool;
 
@@ -21,7 +22,7 @@ fn game_line(id: u64, moves: usize) -> Vec<Point> {
 fn plain(board: &cpbim::Board) -> Plain {
     let mut cells = vec![0u8; 361];
     for (p, c) in board.iter() {
-        cells[p.index()] = if c == Color::Black { 1 } else { 2 };
+        cells[common::point(&p.to_string())] = if c == Color::Black { 1 } else { 2 };
     }
     Plain { cells }
 }
@@ -54,7 +55,7 @@ fn every_boundary_agrees_with_solve_and_the_reference() {
         let bs = analyze_line(&line, &cfg, &stop, &|_| {}).unwrap();
         assert_eq!(bs.len(), 20);
         for b in &bs {
-            let pos = Position::from_stones(&line[..b.stones]).unwrap();
+            let pos = Position::from_stones(Game::CONNECT6, &line[..b.stones]).unwrap();
             assert_eq!(b.to_move, pos.to_move());
             let s = solve::<Cpbim>(&pos, &search);
             let what = format!("game {id}, {} stones", b.stones);
@@ -109,7 +110,7 @@ fn defences_agree_with_the_reference_pair_by_pair() {
     let b = bs.last().unwrap();
     assert_eq!((b.threat.outcome, b.threat.depth), (Outcome::Win, 8));
     let d = b.defenses.as_ref().unwrap();
-    let pos = Position::from_stones(&line).unwrap();
+    let pos = Position::from_stones(Game::CONNECT6, &line).unwrap();
     let points = candidate_points(pos.board(), 1);
     assert_eq!(d.points, points.len());
     assert_eq!(d.pairs, points.len() * (points.len() - 1) / 2);
@@ -156,8 +157,8 @@ fn defences_agree_with_the_reference_pair_by_pair() {
     let mut decided = 0;
     for &(x, y) in holding.iter().take(15) {
         let mut after = plain(pos.board());
-        after.cells[x.index()] = code(side);
-        after.cells[y.index()] = code(side);
+        after.cells[common::point(&x.to_string())] = code(side);
+        after.cells[common::point(&y.to_string())] = code(side);
         let Some((result, _)) = reference_solve_for(&after, code(side.opponent()), 8, 1_000_000)
         else {
             continue;

@@ -84,7 +84,7 @@ fn finished_games_are_read_solved_and_analysed() {
     let v = json(o.lines()[0]);
     assert_eq!(v["result"], "finished");
     assert_eq!(v["last_move"].as_array().unwrap().len(), 1);
-    assert_eq!(v["six"].as_array().unwrap().len(), 6);
+    assert_eq!(v["row"].as_array().unwrap().len(), 6);
     let o = run(&["solve", "data/connect6_games.csv", "--game-id", "1"], b"");
     assert!(
         o.stdout
@@ -172,6 +172,83 @@ fn arguments_are_paths_or_games_by_one_rule() {
     assert!(o.stderr.contains("is a directory"), "{}", o.stderr);
     let o = run(&["solve", "J10 K11 I11", "--game-id", "3"], b"");
     assert!(o.stderr.contains("--game-id"), "{}", o.stderr);
+}
+
+#[test]
+fn other_games_are_read_and_written() {
+    let o = run(
+        &[
+            "position",
+            "--game",
+            "gomoku",
+            "h8 i9 j10",
+            "--format",
+            "sgf",
+        ],
+        b"",
+    );
+    assert_eq!(
+        o.stdout.trim(),
+        "(;FF[4]GM[4]SZ[15];B[h8];W[i9];B[j10])",
+        "{}",
+        o.stderr
+    );
+    let o = run(&["position", "--game", "gomoku", "p8"], b"");
+    assert!(o.stderr.contains("columns run from A to O"), "{}", o.stderr);
+    // Five wins Renju for black; six does not (it is not a five).
+    let five = "h8 a1 i8 a2 j8 a3 k8 a4 l8";
+    let o = run(
+        &["position", "--game", "renju", five, "--format", "list"],
+        b"",
+    );
+    assert!(
+        o.stdout
+            .contains("# finished: black won, five H8 I8 J8 K8 L8"),
+        "{}",
+        o.stdout
+    );
+    let six = "h8 a1 i8 a2 j8 a3 k8 a4 m8 a6 l8";
+    let o = run(
+        &["position", "--game", "renju", six, "--format", "list"],
+        b"",
+    );
+    assert!(
+        o.code == 0 && !o.stdout.contains("finished"),
+        "{}{}",
+        o.stdout,
+        o.stderr
+    );
+    // A puzzle diagram: three black stones, black to move by --to-move.
+    let diagram = run(&["position", "--game", "gomoku", "h8 a1 i8 a2 j8"], b"").stdout;
+    let no_white: String = diagram
+        .lines()
+        .map(
+            |l| match l.trim_start().starts_with(|c: char| c.is_ascii_digit()) {
+                true => l.replace('O', ".") + "\n",
+                false => format!("{l}\n"),
+            },
+        )
+        .collect();
+    let o = run(&["position", "--game", "gomoku", "-"], no_white.as_bytes());
+    assert!(o.stderr.contains("--to-move"), "{}", o.stderr);
+    let o = run(
+        &["position", "--game", "gomoku", "--to-move", "black", "-"],
+        no_white.as_bytes(),
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    // The solver covers Connect6 so far, and says so.
+    let o = run(&["solve", "--game", "gomoku", "h8"], b"");
+    assert!(
+        o.code == 1 && o.stderr.contains("covers connect6 so far"),
+        "{}",
+        o.stderr
+    );
+    let o = run(&["position", "--game", "chess", "h8"], b"");
+    assert!(
+        o.code == 2 && o.stderr.contains("the games are"),
+        "{}",
+        o.stderr
+    );
 }
 
 // 5. Option values.

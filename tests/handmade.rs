@@ -8,6 +8,7 @@ mod common;
 use common::{check_proof, point, reference_solve, Plain};
 use cpbim::games::{bundled_games_path, load_games};
 use cpbim::search::{solve, Config, Outcome, Solution};
+use cpbim::Game;
 use cpbim::{Board, Color, Cpbim, Point, Position, Raw};
 use serde_json::Value;
 
@@ -15,7 +16,7 @@ use serde_json::Value;
 const WHITE_ROW_1: &str = "A1 C1 E1 G1 J1 L1 N1 Q1";
 
 fn position(black: &str, white: &str) -> Position {
-    let mut b = Board::new();
+    let mut b = Board::new(Game::CONNECT6);
     for (list, c) in [(black, Color::Black), (white, Color::White)] {
         for t in list.split_whitespace() {
             let p: Point = t.parse().unwrap();
@@ -43,7 +44,7 @@ fn real(game: u64, back: usize) -> Position {
     } else {
         keep
     };
-    Position::from_stones(&g.moves[..keep]).unwrap()
+    Position::from_stones(Game::CONNECT6, &g.moves[..keep]).unwrap()
 }
 
 /// Solve with a proof, check the proof by brute force, and compare with the reference search

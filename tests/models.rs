@@ -2,7 +2,10 @@
 //! query identically, connections follow Definitions 2–5, and the paper's effect bounds hold.
 
 use cpbim::games::{bundled_games_path, load_games};
-use cpbim::geom::{Dir, GEOMETRY, SIZE};
+use cpbim::geom::Dir;
+use cpbim::Game;
+
+const SIZE: usize = 19;
 use cpbim::model::{candidate_set, line_connections, Connection, Threat};
 use cpbim::{Board, Color, Cpbim, Cpbm, Iu, Model, Point, Raw};
 use proptest::prelude::*;
@@ -81,7 +84,7 @@ impl Four {
             assert_eq!(self.cpbim.thn(c), thn);
             assert_eq!(brute_thn(board, &w[0]), thn, "thn vs brute force");
             let six = self.raw.has_six(c);
-            assert_eq!(six, board.find_six().is_some_and(|s| s.0 == c));
+            assert_eq!(six, board.find_win_of(c).is_some());
             assert_eq!(
                 (
                     self.iu.has_six(c),
@@ -169,7 +172,10 @@ fn brute_thn(board: &Board, windows: &[Threat]) -> u8 {
         return 0;
     }
     let hits = |set: &[Point]| windows.iter().all(|w| set.iter().any(|&p| w.contains(p)));
-    let empties: Vec<Point> = Point::all().filter(|&p| board.is_empty(p)).collect();
+    let empties: Vec<Point> = Game::CONNECT6
+        .points()
+        .filter(|&p| board.is_empty(p))
+        .collect();
     if empties.iter().any(|&p| hits(&[p])) {
         return 1;
     }
@@ -187,8 +193,8 @@ fn brute_thn(board: &Board, windows: &[Threat]) -> u8 {
 fn near(p: Point) -> Vec<Point> {
     let mut v = Vec::new();
     for d in Dir::ALL {
-        if let Some(s) = GEOMETRY.slot(p, d) {
-            let l = &GEOMETRY.lines[s.line as usize];
+        if let Some(s) = Game::CONNECT6.geometry().slot(p, d) {
+            let l = &Game::CONNECT6.geometry().lines[s.line as usize];
             v.extend_from_slice(&l.points[..l.len as usize]);
         }
     }
@@ -215,13 +221,17 @@ fn ops() -> impl Strategy<Value = Vec<Op>> {
 /// A point near the existing stones (or anywhere at first), so games build threats.
 fn pick(board: &Board, seed: u16, last: Option<Point>) -> Option<Point> {
     let empties: Vec<Point> = match last {
-        Some(q) => Point::all()
+        Some(q) => Game::CONNECT6
+            .points()
             .filter(|&p| board.is_empty(p) && p.distance(q) <= 2)
             .collect(),
         None => Vec::new(),
     };
     let pool = if empties.is_empty() || seed.is_multiple_of(7) {
-        Point::all().filter(|&p| board.is_empty(p)).collect()
+        Game::CONNECT6
+            .points()
+            .filter(|&p| board.is_empty(p))
+            .collect()
     } else {
         empties
     };
@@ -237,14 +247,14 @@ proptest! {
 
     #[test]
     fn random_games_with_make_unmake_interleavings(ops in ops()) {
-        let mut m = Four::new(&Board::new());
+        let mut m = Four::new(&Board::new(Game::CONNECT6));
         for (step, op) in ops.iter().enumerate() {
             match *op {
                 Op::Make(seed, white) => {
                     let last = m.stack.last().copied();
                     let Some(p) = pick(m.raw.board(), seed, last) else { continue };
                     m.make(p, if white { Color::White } else { Color::Black });
-                    let pts: Vec<Point> = if step % 16 == 0 { Point::all().collect() } else { near(p) };
+                    let pts: Vec<Point> = if step % 16 == 0 { Game::CONNECT6.points().collect() } else { near(p) };
                     m.check(&pts);
                 }
                 Op::Unmake => {
@@ -266,12 +276,12 @@ proptest! {
 fn real_games_replayed_and_taken_back() {
     let games = load_games(&bundled_games_path()).expect("bundled games");
     for g in games.iter().step_by(400) {
-        let mut m = Four::new(&Board::new());
+        let mut m = Four::new(&Board::new(Game::CONNECT6));
         for (i, &p) in g.moves.iter().enumerate() {
-            m.make(p, cpbim::Rules::CONNECT6.color_of_stone(i));
+            m.make(p, Game::CONNECT6.color_of_stone(i));
             m.check(&near(p));
         }
-        m.check(&Point::all().collect::<Vec<_>>());
+        m.check(&Game::CONNECT6.points().collect::<Vec<_>>());
         while !m.stack.is_empty() {
             m.unmake();
         }
@@ -356,7 +366,7 @@ fn hand_made_lines() {
 }
 
 fn board_of(black: &str, white: &str) -> Board {
-    let mut b = Board::new();
+    let mut b = Board::new(Game::CONNECT6);
     for (s, c) in [(black, Color::Black), (white, Color::White)] {
         for t in s.split_whitespace() {
             b.set(t.parse().unwrap(), Some(c));
@@ -380,7 +390,7 @@ fn threats_in_two_lines_crossing_at_one_point() {
     // → one window, empties F4 F5. Both are met by F5: thn = 1 although each line has one.
     let b = board_of("B5 C5 D5 E5 F6 F7 F8 F9", "A5 H5 F3 F10");
     let four = Four::new(&b);
-    four.check(&Point::all().collect::<Vec<_>>());
+    four.check(&Game::CONNECT6.points().collect::<Vec<_>>());
     assert_eq!(all_thn(&b, Color::Black), [1; 4]);
     // The same column shape on column J: its window (J5 J6 empty) misses F5 G5: thn = 2.
     let b = board_of("B5 C5 D5 E5 J7 J8 J9 J10", "A5 H5 J4 J11");
@@ -391,5 +401,5 @@ fn threats_in_two_lines_crossing_at_one_point() {
         "A5 H5 J4 J11 J12 Q12",
     );
     assert_eq!(all_thn(&b, Color::Black), [3; 4]);
-    Four::new(&b).check(&Point::all().collect::<Vec<_>>());
+    Four::new(&b).check(&Game::CONNECT6.points().collect::<Vec<_>>());
 }

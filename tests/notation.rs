@@ -1,10 +1,11 @@
 //! Reading positions: the three formats, and one clear error for every kind of bad input.
 
+use cpbim::Game;
 use cpbim::{parse_position, Color, ParseError, Point, PositionError};
 use proptest::prelude::*;
 
 fn err(text: &str) -> ParseError {
-    parse_position(text).expect_err(text)
+    parse_position(text, Game::CONNECT6).expect_err(text)
 }
 
 fn msg(text: &str) -> String {
@@ -13,12 +14,21 @@ fn msg(text: &str) -> String {
 
 #[test]
 fn stone_list_basics() {
-    let p = parse_position("J10 K11 I11 H11 I10").unwrap();
+    let p = parse_position("J10 K11 I11 H11 I10", Game::CONNECT6).unwrap();
     assert_eq!(p.stones().len(), 5);
     assert_eq!(p.to_move(), Color::White);
     assert_eq!(p.board().get("H11".parse().unwrap()), Some(Color::Black));
-    assert_eq!(parse_position("").unwrap().to_move(), Color::Black);
-    assert_eq!(parse_position("# nothing yet\n").unwrap().stones().len(), 0);
+    assert_eq!(
+        parse_position("", Game::CONNECT6).unwrap().to_move(),
+        Color::Black
+    );
+    assert_eq!(
+        parse_position("# nothing yet\n", Game::CONNECT6)
+            .unwrap()
+            .stones()
+            .len(),
+        0
+    );
 }
 
 #[test]
@@ -52,10 +62,10 @@ fn occupied_point() {
 
 #[test]
 fn illegal_stone_count() {
-    assert_eq!(
+    assert!(matches!(
         err("J10 K11"),
-        ParseError::Position(PositionError::StoneCount { count: 2 })
-    );
+        ParseError::Position(PositionError::StoneCount { count: 2, .. })
+    ));
     assert!(msg("J10 K11 I11 H11").contains("4 stones is not a move boundary"));
 }
 
@@ -72,9 +82,9 @@ fn already_won() {
 
 #[test]
 fn diagram_reads_and_round_trips() {
-    let p = parse_position("J10 K11 I11 H11 I10").unwrap();
+    let p = parse_position("J10 K11 I11 H11 I10", Game::CONNECT6).unwrap();
     let d = p.to_diagram();
-    let q = parse_position(&d).unwrap();
+    let q = parse_position(&d, Game::CONNECT6).unwrap();
     assert_eq!(q.board(), p.board());
     // Without margins, with B/W letters and no spaces.
     let bare: String = d
@@ -89,12 +99,15 @@ fn diagram_reads_and_round_trips() {
                 + "\n"
         })
         .collect();
-    assert_eq!(parse_position(&bare).unwrap().board(), p.board());
+    assert_eq!(
+        parse_position(&bare, Game::CONNECT6).unwrap().board(),
+        p.board()
+    );
 }
 
 #[test]
 fn diagram_errors() {
-    let p = parse_position("J10").unwrap();
+    let p = parse_position("J10", Game::CONNECT6).unwrap();
     let d = p.to_diagram();
     // Unknown character, with its line and column.
     let bad = d.replacen(" . ", " ? ", 1);
@@ -117,10 +130,14 @@ fn diagram_errors() {
     assert!(msg(&row).contains("cells"), "{}", msg(&row));
     // Impossible colour counts: two black stones, no white.
     let two = d.replacen('.', "X", 1);
-    assert_eq!(
+    assert!(matches!(
         err(&two),
-        ParseError::Position(PositionError::ColorCounts { black: 2, white: 0 })
-    );
+        ParseError::Position(PositionError::ColorCounts {
+            black: 2,
+            white: 0,
+            ..
+        })
+    ));
     // Wrong row label.
     let lab = d.replacen("19 .", "18 .", 1);
     assert!(msg(&lab).contains("row label"), "{}", msg(&lab));
@@ -128,12 +145,20 @@ fn diagram_errors() {
 
 #[test]
 fn sgf_both_styles() {
-    let lg = parse_position("(;FF[4]EV[connect6.ch]PB[a]PW[b];B[j10];W[j9l11];B[k9l8])").unwrap();
+    let lg = parse_position(
+        "(;FF[4]EV[connect6.ch]PB[a]PW[b];B[j10];W[j9l11];B[k9l8])",
+        Game::CONNECT6,
+    )
+    .unwrap();
     assert_eq!(lg.to_stone_list(), "J10  J9 L11  K9 L8");
-    let per_node = parse_position("(;GM[Connect6];B[JJ];W[LH];W[HH];B[KK];B[JK])").unwrap();
+    let per_node = parse_position(
+        "(;GM[Connect6];B[JJ];W[LH];W[HH];B[KK];B[JK])",
+        Game::CONNECT6,
+    )
+    .unwrap();
     assert_eq!(per_node.to_stone_list(), "J10  L12 H12  K9 J9");
     // Variations: the main line is read.
-    let var = parse_position("(;B[j10](;W[j9l11])(;W[a1a2]))").unwrap();
+    let var = parse_position("(;B[j10](;W[j9l11])(;W[a1a2]))", Game::CONNECT6).unwrap();
     assert_eq!(var.to_stone_list(), "J10  J9 L11");
 }
 
@@ -176,19 +201,19 @@ proptest! {
 
     #[test]
     fn parsers_never_panic_on_arbitrary_strings(s in "\\PC{0,200}") {
-        let _ = parse_position(&s);
-        let _ = cpbim::notation::parse_sgf(&s);
-        let _ = cpbim::notation::parse_diagram(&s);
-        let _ = cpbim::notation::parse_stone_list(&s);
+        let _ = parse_position(&s, Game::CONNECT6);
+        let _ = cpbim::notation::parse_sgf(&s, Game::CONNECT6);
+        let _ = cpbim::notation::parse_diagram(&s, Game::CONNECT6, None);
+        let _ = cpbim::notation::parse_stone_list(&s, Game::CONNECT6);
     }
 
     #[test]
     fn parsers_never_panic_on_near_miss_inputs(
         s in "[(;)\\[\\]BWjJaAsS0-9 .XO\n#,]{0,300}"
     ) {
-        let _ = parse_position(&s);
-        let _ = cpbim::notation::parse_sgf(&s);
-        let _ = cpbim::notation::parse_diagram(&s);
+        let _ = parse_position(&s, Game::CONNECT6);
+        let _ = cpbim::notation::parse_sgf(&s, Game::CONNECT6);
+        let _ = cpbim::notation::parse_diagram(&s, Game::CONNECT6, None);
     }
 
     #[test]
@@ -199,15 +224,16 @@ proptest! {
         let count = if n == 0 { 0 } else { 2 * (n / 2) + 1 };
         while stones.len() < count {
             rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let p = Point::from_index((rng >> 33) as usize % 361).unwrap();
+            let i = (rng >> 33) as usize % 361;
+            let p = Point::new(i % 19, i / 19).unwrap();
             if !stones.contains(&p) { stones.push(p); }
         }
-        if let Ok(pos) = cpbim::Position::from_stones(&stones) {
-            let back = parse_position(&pos.to_stone_list()).unwrap();
+        if let Ok(pos) = cpbim::Position::from_stones(Game::CONNECT6, &stones) {
+            let back = parse_position(&pos.to_stone_list(), Game::CONNECT6).unwrap();
             prop_assert_eq!(&back, &pos);
-            let d = parse_position(&pos.to_diagram()).unwrap();
+            let d = parse_position(&pos.to_diagram(), Game::CONNECT6).unwrap();
             prop_assert_eq!(d.board(), pos.board());
-            let sgf = parse_position(&cpbim::notation::to_sgf(&pos)).unwrap();
+            let sgf = parse_position(&cpbim::notation::to_sgf(&pos), Game::CONNECT6).unwrap();
             prop_assert_eq!(sgf, pos);
         }
     }
@@ -215,15 +241,15 @@ proptest! {
 
 #[test]
 fn a_line_is_not_a_diagram() {
-    let diagram = cpbim::Position::from_stones(&["J10".parse().unwrap()])
+    let diagram = cpbim::Position::from_stones(Game::CONNECT6, &["J10".parse().unwrap()])
         .unwrap()
         .to_diagram();
     assert_eq!(
-        cpbim::notation::parse_line(&diagram),
+        cpbim::notation::parse_line(&diagram, Game::CONNECT6),
         Err(cpbim::ParseError::NotALine)
     );
-    let line = cpbim::notation::parse_line("J10 K11 I11").unwrap();
+    let line = cpbim::notation::parse_line("J10 K11 I11", Game::CONNECT6).unwrap();
     assert_eq!(cpbim::notation::list::write(&line), "J10  K11 I11");
-    let sgf = cpbim::notation::parse_line("(;B[j10];W[k11i11])").unwrap();
+    let sgf = cpbim::notation::parse_line("(;B[j10];W[k11i11])", Game::CONNECT6).unwrap();
     assert_eq!(sgf, line);
 }

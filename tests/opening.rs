@@ -10,7 +10,8 @@ fn p(s: &str) -> Point {
 }
 
 fn near(reach: usize) -> Vec<Point> {
-    Point::all()
+    cpbim::Game::CONNECT6
+        .points()
         .filter(|&q| q != Point::CENTER && q.distance(Point::CENTER) <= reach)
         .collect()
 }

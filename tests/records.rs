@@ -6,13 +6,14 @@ mod common;
 
 use common::{point, Plain};
 use cpbim::analyze::{analyze_record, AnalyzeConfig};
-use cpbim::games::{bundled_games_path, load_games, Game};
+use cpbim::games::{bundled_games_path, load_games, Recorded};
 use cpbim::notation::{self, Format};
 use cpbim::search::{Config, Outcome};
+use cpbim::Game;
 use cpbim::{Color, Record};
 use std::sync::atomic::AtomicBool;
 
-fn games() -> Vec<Game> {
+fn games() -> Vec<Recorded> {
     load_games(&bundled_games_path()).unwrap()
 }
 
@@ -36,14 +37,15 @@ fn every_bundled_game_is_a_finished_game_as_brute_force_sees_it() {
     assert_eq!(games.len(), 8282);
     let mut first_stone_endings = 0;
     for g in &games {
-        let r = Record::from_stones(&g.moves).unwrap_or_else(|e| panic!("game {}: {e}", g.id));
+        let r = Record::from_stones(Game::CONNECT6, &g.moves)
+            .unwrap_or_else(|e| panic!("game {}: {e}", g.id));
         let w = r
             .win()
             .unwrap_or_else(|| panic!("game {} is not finished", g.id));
         assert_eq!(Some(w.winner), g.winner, "game {}", g.id);
         // The six is on the board, of the winner's colour, in a line.
         let end = plain(&g.moves);
-        for p in w.six {
+        for &p in &w.row {
             assert_eq!(
                 end.cells[point(&p.to_string())],
                 code(w.winner),
@@ -71,15 +73,15 @@ fn every_bundled_game_is_a_finished_game_as_brute_force_sees_it() {
 #[test]
 fn every_format_writes_what_it_reads() {
     for g in games().iter().step_by(97) {
-        let mut r = Record::from_stones(&g.moves).unwrap();
+        let mut r = Record::from_stones(Game::CONNECT6, &g.moves).unwrap();
         r.info.id = Some(g.id);
         for f in Format::ALL {
             let text = notation::write(&r, f).unwrap();
-            let back =
-                notation::parse_record(&text).unwrap_or_else(|e| panic!("{f:?}: {e}\n{text}"));
+            let back = notation::parse_record(&text, Game::CONNECT6)
+                .unwrap_or_else(|e| panic!("{f:?}: {e}\n{text}"));
             assert_eq!(back.board(), r.board(), "{f:?}");
             let (bw, rw) = (back.win().unwrap(), r.win().unwrap());
-            assert_eq!((bw.winner, bw.six), (rw.winner, rw.six), "{f:?}");
+            assert_eq!((bw.winner, &bw.row), (rw.winner, &rw.row), "{f:?}");
             // A diagram has no play order, so no last move.
             if f != Format::Diagram {
                 assert_eq!(back.stones(), r.stones(), "{f:?}");
@@ -92,12 +94,12 @@ fn every_format_writes_what_it_reads() {
 #[test]
 fn a_contest_record_in_gb2312_is_the_csv_game() {
     let g = games().into_iter().find(|g| g.id == 84).unwrap();
-    let mut r = Record::from_stones(&g.moves).unwrap();
+    let mut r = Record::from_stones(Game::CONNECT6, &g.moves).unwrap();
     r.info.black = Some("先手参赛队 甲".into());
     let text = notation::write(&r, Format::Contest).unwrap();
     let (bytes, _, unmappable) = encoding_rs::GB18030.encode(&text);
     assert!(!unmappable && std::str::from_utf8(&bytes).is_err());
-    let back = cpbim::batch::read_line(&bytes).unwrap();
+    let back = cpbim::batch::read_line(&bytes, Game::CONNECT6.into()).unwrap();
     assert_eq!(back.stones(), r.stones());
     assert_eq!(back.info.black.as_deref(), Some("先手参赛队 甲"));
     let result = match g.winner {
@@ -125,7 +127,7 @@ fn analyze_reads_200_random_finished_games() {
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
         let g = &games[(x >> 33) as usize % games.len()];
-        let r = Record::from_stones(&g.moves).unwrap();
+        let r = Record::from_stones(Game::CONNECT6, &g.moves).unwrap();
         let a = analyze_record(&r, &cfg, &stop, &|_| {}).unwrap();
         let end = a.end.as_ref().expect("finished");
         assert_eq!(Some(end.winner), g.winner, "game {}", g.id);
@@ -147,7 +149,7 @@ fn analyze_reads_200_random_finished_games() {
 
 #[test]
 fn rewinding_further_than_any_game_ends_at_its_start() {
-    let games: Vec<Game> = games().into_iter().take(20).collect();
+    let games: Vec<Recorded> = games().into_iter().take(20).collect();
     let all = cpbim::bench::rewound_positions(&games, 1, usize::MAX);
     // Every whole move of every game but its first stone (at most one position per move).
     let moves: usize = games.iter().map(|g| g.moves.len().div_ceil(2)).sum();

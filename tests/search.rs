@@ -6,6 +6,7 @@ mod common;
 use common::{check_proof, reference_solve, Plain};
 use cpbim::games::{bundled_games_path, load_games};
 use cpbim::search::{solve, Config, Ordering, Outcome, Solution};
+use cpbim::Game;
 use cpbim::{Cpbim, Cpbm, Iu, Model, Point, Position, Raw};
 
 /// Positions rewound `back` whole moves (1..=5) from the ends of the bundled games, in order.
@@ -20,7 +21,7 @@ fn rewound(games: usize) -> Vec<(String, Position)> {
             } else {
                 keep
             };
-            if let Ok(p) = Position::from_stones(&g.moves[..keep]) {
+            if let Ok(p) = Position::from_stones(Game::CONNECT6, &g.moves[..keep]) {
                 out.push((format!("game {} back {back}", g.id), p));
             }
         }

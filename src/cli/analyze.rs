@@ -2,26 +2,24 @@
 
 use super::input::{line_items, Item};
 use super::progress::Progress;
-use super::{stopped, SearchArgs, STOP};
+use super::{stopped, InputArgs, SearchArgs, STOP};
 use anyhow::{Context, Result};
 use clap::Args;
 use cpbim::analyze::{
     analyze_record, board_svg, boundary_json, boundary_text, end_json, end_text, summary_header,
     summary_row, Analysis, AnalyzeConfig,
 };
-use cpbim::Record;
+use cpbim::{Game, Record};
 use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
-    /// A game or opening line (any format with its play order; finished games too), a DIF name
-    /// (`X-J8`), the path of a file of lines, or `-` for standard input. Without it, --named.
-    line: Option<String>,
-    /// With a game-record CSV file: the game whose `game_id` is N.
-    #[arg(long, value_name = "N", requires = "line")]
-    game_id: Option<u64>,
+    /// The game or opening line to analyse (any format with its play order; finished games
+    /// too; a DIF name like `X-J8`), a file of lines, or `-`. Without it, --named.
+    #[command(flatten)]
+    input: InputArgs,
     /// Analyse the 24 distinct named openings of the thesis (000 §2.2.1).
-    #[arg(long, conflicts_with = "line")]
+    #[arg(long, conflicts_with = "position")]
     named: bool,
     /// Also find which moves of the side to move answer the opponent's threat (only where
     /// there is one).
@@ -48,14 +46,14 @@ fn jobs(args: &AnalyzeArgs) -> Result<Vec<(String, Result<Record>)>> {
             .into_iter()
             .map(|(o, figs)| {
                 let label = format!("{} (fig. {})", o.short(), figs.join(", "));
-                Ok((label, Ok(Record::from_stones(&o.stones())?)))
+                Ok((label, Ok(Record::from_stones(Game::CONNECT6, &o.stones())?)))
             })
             .collect();
     }
-    let Some(arg) = &args.line else {
+    let Some(arg) = &args.input.position else {
         anyhow::bail!("give a game (any format, a DIF name or a file of lines) or --named");
     };
-    let items = line_items(Some(arg), args.game_id)?;
+    let items = line_items(Some(arg), args.input.game_id, args.input.reading())?;
     Ok(items
         .into_iter()
         .map(|Item { line, record }| {
@@ -76,13 +74,14 @@ fn jobs(args: &AnalyzeArgs) -> Result<Vec<(String, Result<Record>)>> {
 }
 
 pub fn run(args: &AnalyzeArgs) -> Result<()> {
+    args.input.connect6_only("analyze")?;
     let cfg = AnalyzeConfig {
         search: args.search.config()?,
         defenses: args.defenses,
         radius: args.radius,
     };
     let jobs = jobs(args)?;
-    let batch = jobs.len() > 1 || args.line.as_deref() == Some("-");
+    let batch = jobs.len() > 1 || args.input.position.as_deref() == Some("-");
     if let (false, [(_, Err(e))]) = (batch, jobs.as_slice()) {
         anyhow::bail!("{e:#}");
     }
@@ -190,7 +189,7 @@ fn write_svgs(
     a: &Analysis,
 ) -> Result<()> {
     for b in &a.boundaries {
-        let board = cpbim::Position::from_stones(&record.stones()[..b.stones])?;
+        let board = cpbim::Position::from_stones(*record.game(), &record.stones()[..b.stones])?;
         let threat: &[cpbim::Point] = b.threat.line.first().map_or(&[], |m| &m[..]);
         let title = format!(
             "{} stones, {} to move; win: {} {}; threat: {} {}",

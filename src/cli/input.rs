@@ -14,6 +14,7 @@
 
 use anyhow::{bail, Context, Result};
 use cpbim::notation::{self, csv, Format};
+use cpbim::Reading;
 use std::io::{IsTerminal, Read};
 use std::path::Path;
 
@@ -155,13 +156,14 @@ fn csv_game(bytes: &[u8], origin: &str, format: Format, id: u64) -> Result<Strin
     bail!("--game-id {id}: no such game in {origin}")
 }
 
-/// A game given as a DIF opening name (`X-J8`) or in any format that keeps the play order.
-pub fn line_record(text: &str) -> Result<cpbim::Record> {
+/// A game given as a DIF opening name (`X-J8`, Connect6) or in any format that keeps the play
+/// order.
+pub fn line_record(text: &str, how: Reading) -> Result<cpbim::Record> {
     match cpbim::opening::parse_name(text) {
-        Ok(o) => Ok(cpbim::Record::from_stones(&o.stones())?),
+        Ok(o) if how.game.is_connect6() => Ok(cpbim::Record::from_stones(how.game, &o.stones())?),
         // One token with a dash is meant as a name: say why it is none.
         Err(e) if is_name_like(text) => Err(e.into()),
-        Err(_) => Ok(cpbim::parse_line(text)?),
+        _ => Ok(cpbim::parse_line(text, how)?),
     }
 }
 
@@ -181,11 +183,11 @@ pub struct Item {
 
 /// The games of `arg` as lines: names or games with their play order. Blank and comment-only
 /// lines of a batch are skipped.
-pub fn line_items(arg: Option<&str>, game_id: Option<u64>) -> Result<Vec<Item>> {
+pub fn line_items(arg: Option<&str>, game_id: Option<u64>, how: Reading) -> Result<Vec<Item>> {
     Ok(match read(arg, game_id)? {
         Inputs::One(text) => vec![Item {
             line: None,
-            record: line_record(&text),
+            record: line_record(&text, how),
         }],
         Inputs::Lines(lines) => lines
             .iter()
@@ -202,7 +204,7 @@ pub fn line_items(arg: Option<&str>, game_id: Option<u64>) -> Result<Vec<Item>> 
                 let blank = text.split('#').next().unwrap_or("").trim().is_empty();
                 (!blank).then(|| Item {
                     line: Some(l.number),
-                    record: line_record(&text),
+                    record: line_record(&text, how),
                 })
             })
             .collect(),

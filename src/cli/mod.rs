@@ -15,6 +15,7 @@ mod testsets;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use cpbim::search::{tt::DEFAULT_ENTRIES, Config, Ordering as SearchOrdering, DEFAULT_DEPTH};
+use cpbim::{Color, Game, Reading};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Set by Ctrl-C: searches end with what is known so far.
@@ -58,7 +59,8 @@ enum Command {
     Position(position::PositionArgs),
 }
 
-/// Where the games come from: a position argument, and a game of a CSV file.
+/// Where the games come from and how to read them: a position argument, a game of a CSV file,
+/// the game, the side to move of a puzzle.
 #[derive(Args, Clone)]
 pub struct InputArgs {
     /// A game (stone list, diagram, SGF, contest record, CSV row), the path of a file of games,
@@ -67,6 +69,56 @@ pub struct InputArgs {
     /// With a game-record CSV file: the game whose `game_id` is N.
     #[arg(long, value_name = "N")]
     pub game_id: Option<u64>,
+    /// The game: connect6, gomoku, gomoku-standard, renju, NAME:SIZE (gomoku:20) or
+    /// connect(m,n,k,p,q).
+    #[arg(long, default_value = "connect6", value_parser = parse_game)]
+    pub game: Game,
+    /// The side to move of a diagram whose stone counts do not tell it (a puzzle).
+    #[arg(long, value_enum, value_name = "SIDE")]
+    pub to_move: Option<Side>,
+}
+
+impl InputArgs {
+    /// How to read the games.
+    pub fn reading(&self) -> Reading {
+        Reading {
+            game: self.game,
+            to_move: self.to_move.map(Side::color),
+        }
+    }
+
+    /// Refuse a game the command does not cover yet.
+    pub fn connect6_only(&self, command: &str) -> Result<()> {
+        if !self.game.is_connect6() {
+            anyhow::bail!(
+                "`{command}` covers connect6 so far, not {}; `position` reads and writes every game",
+                self.game
+            );
+        }
+        Ok(())
+    }
+}
+
+fn parse_game(s: &str) -> Result<Game, String> {
+    s.parse::<Game>().map_err(|e| e.to_string())
+}
+
+/// A side, for `--to-move`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Side {
+    /// Black to move.
+    Black,
+    /// White to move.
+    White,
+}
+
+impl Side {
+    fn color(self) -> Color {
+        match self {
+            Side::Black => Color::Black,
+            Side::White => Color::White,
+        }
+    }
 }
 
 /// The limits of every search, and the threads.

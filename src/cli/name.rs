@@ -2,26 +2,25 @@
 //! thesis's named openings.
 
 use super::input::line_items;
+use super::InputArgs;
 use anyhow::Result;
 use clap::Args;
 use cpbim::opening::{all_within, name_line, parse_name, Opening, NAMED};
 
 #[derive(Args)]
 pub struct NameArgs {
-    /// A line (in any format with its play order; its first three stones are named), a name to
-    /// normalise (`X-J8`, `I9-J8`), the path of a file of lines, or `-` for standard input.
-    line: Option<String>,
-    /// With a game-record CSV file: the game whose `game_id` is N.
-    #[arg(long, value_name = "N", requires = "line")]
-    game_id: Option<u64>,
+    /// A Connect6 line (in any format with its play order; its first three stones are named), a
+    /// name to normalise (`X-J8`, `I9-J8`), a file of lines, or `-` for standard input.
+    #[command(flatten)]
+    input: InputArgs,
     /// Print `{"name", "short", "stones"}` as JSON.
     #[arg(long)]
     json: bool,
     /// List every distinct white first move with both stones within this distance of J10.
-    #[arg(long, value_name = "DISTANCE", conflicts_with = "line")]
+    #[arg(long, value_name = "DISTANCE", conflicts_with = "position")]
     all: Option<usize>,
     /// List the 26 named openings of the thesis (000 §2.2.1).
-    #[arg(long, conflicts_with_all = ["line", "all"])]
+    #[arg(long, conflicts_with_all = ["position", "all"])]
     named: bool,
 }
 
@@ -30,16 +29,17 @@ fn opening_json(o: &Opening) -> serde_json::Value {
 }
 
 pub fn run(args: &NameArgs) -> Result<()> {
+    args.input.connect6_only("name")?;
     if let Some(reach) = args.all {
         return all(reach, args.json);
     }
     if args.named {
         return named(args.json);
     }
-    let Some(arg) = &args.line else {
+    let Some(arg) = &args.input.position else {
         anyhow::bail!("give a line, a name, --all DISTANCE or --named");
     };
-    let items = line_items(Some(arg), args.game_id)?;
+    let items = line_items(Some(arg), args.input.game_id, args.input.reading())?;
     let single = items.len() == 1 && items[0].line.is_none();
     for item in items {
         let named = item.record.and_then(|r| Ok(name_line(r.stones())?));

@@ -21,9 +21,9 @@ pub struct PositionArgs {
 enum FormatName {
     /// Stone list in play order.
     List,
-    /// 19×19 diagram with coordinates.
+    /// The board as a diagram with coordinates.
     Diagram,
-    /// SGF, Little Golem style.
+    /// SGF (Little Golem style for Connect6).
     Sgf,
     /// Chinese computer-games contest record, {[C6]…;B(J,10);…}.
     Contest,
@@ -61,12 +61,13 @@ pub fn run(args: &PositionArgs) -> Result<()> {
         anyhow::bail!("give a game: its text, a file, or - for standard input");
     };
     let format = args.format.format();
+    let how = args.input.reading();
     match input::read(Some(arg), args.input.game_id)? {
-        Inputs::One(text) => println!("{}", written(&cpbim::parse_record(&text)?, format)?),
+        Inputs::One(text) => println!("{}", written(&cpbim::parse_record(&text, how)?, format)?),
         Inputs::Lines(lines) => {
             let mut errors = 0;
             for line in &lines {
-                let result = cpbim::batch::read_line(&line.bytes)
+                let result = cpbim::batch::read_line(&line.bytes, how)
                     .map_err(anyhow::Error::from)
                     .and_then(|r| written(&r, format));
                 match result {

@@ -39,6 +39,7 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: &SolveArgs) -> Result<()> {
+    args.input.connect6_only("solve")?;
     let config = Config {
         ordering: super::ordering(args.plain_ordering),
         proof: args.proof,
@@ -57,7 +58,7 @@ pub fn run(args: &SolveArgs) -> Result<()> {
 
 /// One game: its answer, or an error (exit status 1).
 fn one<M: Model>(args: &SolveArgs, config: &Config, text: &str) -> Result<()> {
-    let record = cpbim::parse_record(text)?;
+    let record = cpbim::parse_record(text, args.input.reading())?;
     limits::check_tables(config.tt_entries, 1)?;
     let answer = batch::answer::<M>(&record, config, &STOP);
     let mut out = std::io::stdout().lock();
@@ -115,8 +116,9 @@ fn lines_batch<M: Model>(args: &SolveArgs, config: &Config, lines: &[Line]) -> R
     let mut out = std::io::stdout().lock();
     for chunk in lines.chunks(256) {
         let bytes: Vec<Vec<u8>> = chunk.iter().map(|l| l.bytes.clone()).collect();
-        let results =
-            pool.install(|| batch::solve_lines::<M>(&bytes, config, &STOP, &|_| bar.inc(1)));
+        let results = pool.install(|| {
+            batch::solve_lines::<M>(&bytes, args.input.reading(), config, &STOP, &|_| bar.inc(1))
+        });
         for r in &results {
             match r {
                 Ok(Answer::Solved(s)) => wins += usize::from(s.outcome == Outcome::Win),

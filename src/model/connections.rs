@@ -9,13 +9,21 @@
 
 use super::{cover_number, Model, Threat};
 use crate::board::Board;
-use crate::geom::{Color, Dir, Point, PointSet, GAMMA, GEOMETRY, K, LINES, POINTS};
+use crate::game::CONNECT6_GEOMETRY as GEOMETRY;
+use crate::geom::{Color, Dir, Point, PointSet, MAX_POINTS};
 use crate::kb::{self, ConnType};
 use crate::model::Played;
 use crate::zobrist;
 use cpbim_kb::{bits, classify_direct, point_type as upgrade_type, shape_index, window_stats};
 use std::cell::{Cell, RefCell};
 use std::marker::PhantomData;
+
+/// Stones in a row that win: the models are Connect6's so far (`docs/design/games.md`).
+pub const K: usize = 6;
+/// Lines of the 19×19 board at least six long: χ(19,6) = 6n − 4k + 2 (paper §6.1).
+pub const LINES: usize = 92;
+/// Potential connections of one colour in a line: γ(19,6) = ⌊(n+1)/(k+1)⌋ (Theorem 4).
+pub const GAMMA: usize = 2;
 
 /// One potential connection of a line (Definition 29/30) and what is derived from it.
 /// `len == 0` is the paper's φ: no connection.
@@ -566,7 +574,7 @@ impl<S: TypeSource> Model for Incremental<S> {
             board: board.clone(),
             state: ConnState::build::<S>(board),
             zobrist: zobrist::board_key(board),
-            deta: Vec::with_capacity(POINTS),
+            deta: Vec::with_capacity(MAX_POINTS),
             ply: 0,
             _source: PhantomData,
         }
@@ -697,7 +705,7 @@ fn check_effect_bounds(frame: &Frame, state: &ConnState) {
         "a stone changed {} connections",
         e.connections
     );
-    let most = 4 * crate::geom::SIZE - 3;
+    let most = 4 * 19 - 3;
     assert!(e.points <= most, "a stone touched {} points", e.points);
 }
 

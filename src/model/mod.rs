@@ -211,7 +211,7 @@ impl Played {
         Played {
             board: board.clone(),
             zobrist: crate::zobrist::board_key(board),
-            history: Vec::with_capacity(crate::geom::POINTS),
+            history: Vec::with_capacity(crate::geom::MAX_POINTS),
         }
     }
 

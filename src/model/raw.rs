@@ -3,8 +3,10 @@
 
 use super::{Model, Threat};
 use crate::board::Board;
-use crate::geom::{Color, Dir, Point, PointSet, GEOMETRY, K};
+use crate::game::CONNECT6_GEOMETRY as GEOMETRY;
+use crate::geom::{Color, Dir, Point, PointSet};
 use crate::kb::ConnType;
+use crate::model::connections::K;
 use crate::model::Played;
 use cpbim_kb::{classify_direct, point_type as upgrade_type, window_stats};
 

@@ -13,6 +13,7 @@
 
 use super::cursor::Cursor;
 use super::{check_turn, ParseError};
+use crate::game::Game;
 use crate::geom::{Color, Point};
 use crate::record::{Info, Record};
 use crate::text::excerpt;
@@ -34,7 +35,7 @@ impl Cursor<'_> {
     }
 
     /// One stone: `B(J,10)` with its annotations; returns colour, point and token.
-    fn stone(&mut self) -> Result<(Color, Point, String), ParseError> {
+    fn stone(&mut self, game: Game) -> Result<(Color, Point, String), ParseError> {
         let start = self.pos;
         let color = match self.bump() {
             Some('B' | 'b') => Color::Black,
@@ -51,7 +52,7 @@ impl Cursor<'_> {
         let row = self.run(char::is_ascii_digit).to_string();
         self.expect(')', "')' closing the stone")?;
         let token = self.text[start..self.pos].trim().to_string();
-        let point: Point = format!("{column}{row}").parse()?;
+        let point: Point = game.parse_point(&format!("{column}{row}"))?;
         // Annotations: NAME[…] after the stone.
         while self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
             self.run(char::is_ascii_alphabetic);
@@ -64,9 +65,14 @@ impl Cursor<'_> {
     }
 }
 
-/// Read a contest record.
-pub fn parse_contest(text: &str) -> Result<Record, ParseError> {
+/// Read a contest record. The `[C6]` records are Connect6 games: `game` must be Connect6.
+pub fn parse_contest(text: &str, game: Game) -> Result<Record, ParseError> {
     let mut c = Cursor::new(text, contest_error);
+    if !game.is_connect6() {
+        return Err(c.err(format!(
+            "contest records ([C6]) are Connect6 games, and the game is {game}"
+        )));
+    }
     c.peek();
     if c.rest().starts_with('\u{feff}') {
         c.pos += '\u{feff}'.len_utf8();
@@ -107,15 +113,15 @@ pub fn parse_contest(text: &str) -> Result<Record, ParseError> {
             continue;
         }
         let at = c.pos;
-        let (color, point, token) = c.stone()?;
-        check_turn(color, stones.len(), &token)
+        let (color, point, token) = c.stone(game)?;
+        check_turn(game, color, stones.len(), &token)
             .map_err(|reason| ParseError::Contest { offset: at, reason })?;
         stones.push((point, token));
     }
     if let Some(ch) = c.peek() {
         return Err(c.err(format!("unexpected {ch:?} after the record")));
     }
-    let mut record = Record::from_tokens(&stones)?;
+    let mut record = Record::from_tokens(game, &stones)?;
     record.info = info;
     Ok(record)
 }
@@ -144,9 +150,9 @@ pub fn write(record: &Record) -> String {
     s += &bracketed(&result);
     s += &bracketed(&date);
     s += &bracketed(i.event.as_deref().unwrap_or(""));
-    let rules = crate::geom::Rules::CONNECT6;
+    let game = record.game();
     for (n, p) in record.stones().iter().enumerate() {
-        let color = if rules.color_of_stone(n) == Color::Black {
+        let color = if game.color_of_stone(n) == Color::Black {
             'B'
         } else {
             'W'
@@ -162,23 +168,25 @@ pub fn write(record: &Record) -> String {
 mod tests {
     use super::*;
 
+    const C6: Game = Game::CONNECT6;
+
     const GAME: &str =
         "{[C6][先手参赛队 甲 B][后手参赛队 乙 W][先手胜][2017.07.29 14:00 重庆][2017 CCGC];\
 B(J,10);W(K,11)MARK[1];W(L,10);B(I,9) ;B(K,9)\n;W(A,1);W(A,2)}";
 
     #[test]
     fn reads_header_stones_and_annotations() {
-        let r = parse_contest(GAME).unwrap();
+        let r = parse_contest(GAME, C6).unwrap();
         assert_eq!(super::super::list::write(&r), "J10  K11 L10  I9 K9  A1 A2");
         assert_eq!(r.info.black.as_deref(), Some("先手参赛队 甲 B"));
         assert_eq!(r.info.result.as_deref(), Some("先手胜"));
         assert_eq!(r.info.event.as_deref(), Some("2017 CCGC"));
-        assert_eq!(parse_contest(&write(&r)).unwrap(), r);
+        assert_eq!(parse_contest(&write(&r), C6).unwrap(), r);
     }
 
     #[test]
     fn errors_name_the_place() {
-        let m = |t: &str| parse_contest(t).unwrap_err().to_string();
+        let m = |t: &str| parse_contest(t, C6).unwrap_err().to_string();
         assert!(
             m("{[C6];B(J,10);B(K,11)}").contains("white's"),
             "{}",
@@ -190,5 +198,9 @@ B(J,10);W(K,11)MARK[1];W(L,10);B(I,9) ;B(K,9)\n;W(A,1);W(A,2)}";
         assert!(m("{[C6];B(J 10)}").contains("','"));
         assert!(m("{[C6];B(J,10)} x").contains("after the record"));
         assert!(m("{[C6];Bé(J,10)}").contains("'('"));
+        let e = parse_contest("{[C6];B(H,8)}", Game::GOMOKU)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("Connect6 games, and the game is gomoku"), "{e}");
     }
 }

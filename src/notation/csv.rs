@@ -1,9 +1,10 @@
 //! Rows of the game-record CSV (`data/connect6_games.csv`):
 //! `game_id,moves,winner,original_winner_label`, the moves quoted, one stone per entry in
 //! play order, lower case: `1,"j10,k11,i11,…",white,white`. A text holding the header line
-//! and one row is a row too.
+//! and one row is a row too. Rows are read for any game (its board bounds the points).
 
 use super::{significant_lines, ParseError};
+use crate::game::Game;
 use crate::geom::{Color, Point};
 use crate::record::{Info, Record};
 use crate::text::excerpt;
@@ -86,8 +87,8 @@ pub fn parse_row(line: &str) -> Result<Row, String> {
     })
 }
 
-/// Read a record from one CSV row (optionally after the header line).
-pub fn parse_csv_row(text: &str) -> Result<Record, ParseError> {
+/// Read a record of `game` from one CSV row (optionally after the header line).
+pub fn parse_csv_row(text: &str, game: Game) -> Result<Record, ParseError> {
     let rows: Vec<&str> = significant_lines(text).filter(|l| !is_header(l)).collect();
     let line = match rows.as_slice() {
         [line] => line,
@@ -104,12 +105,12 @@ pub fn parse_csv_row(text: &str) -> Result<Record, ParseError> {
         }
     };
     let row = parse_row(line).map_err(ParseError::Csv)?;
-    record_of(&row).map_err(ParseError::from)
+    record_of(&row, game).map_err(ParseError::from)
 }
 
 /// The record of a row: its game, with the id and the winner column as the result.
-pub fn record_of(row: &Row) -> Result<Record, crate::PositionError> {
-    let mut record = Record::from_tokens(&row.moves)?;
+pub fn record_of(row: &Row, game: Game) -> Result<Record, crate::PositionError> {
+    let mut record = Record::from_tokens(game, &row.moves)?;
     record.info = Info {
         id: Some(row.id),
         result: Some(row.winner_text.clone()).filter(|w| !w.is_empty()),
@@ -141,16 +142,16 @@ mod tests {
     #[test]
     fn rows_read_and_write() {
         let text = "game_id,moves,winner,original_winner_label\n7,\"j10,k11,i11\",,\n";
-        let r = parse_csv_row(text).unwrap();
+        let r = parse_csv_row(text, Game::CONNECT6).unwrap();
         assert_eq!(r.info.id, Some(7));
         assert_eq!(r.stones().len(), 3);
         assert_eq!(write(&r), "7,\"j10,k11,i11\",,");
-        assert_eq!(parse_csv_row(&write(&r)).unwrap(), r);
+        assert_eq!(parse_csv_row(&write(&r), Game::CONNECT6).unwrap(), r);
     }
 
     #[test]
     fn row_errors() {
-        let m = |t: &str| parse_csv_row(t).unwrap_err().to_string();
+        let m = |t: &str| parse_csv_row(t, Game::CONNECT6).unwrap_err().to_string();
         assert!(m("7,j10,black").contains("quoted"));
         assert!(m("7,\"j10,k11").contains("closing quote"));
         assert!(m("x7,\"j10\",").contains("game_id"));

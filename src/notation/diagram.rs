@@ -1,12 +1,14 @@
-//! Diagrams: 19 lines of 19 cells, the top line being row 19; `.` empty, `X`/`B`/`x` black,
-//! `O`/`W`/`o` white. Cells may be separated by spaces; a header or footer line of the column
-//! letters `A`–`S` and row numbers before and after the cells are optional (checked when
-//! present); `#` starts a comment. A diagram has no play order: the side to move follows from
-//! the stone counts, and a diagram with a six is a finished game.
+//! Diagrams: one line of m cells per row, n lines, the top line being the last row; `.`
+//! empty, `X`/`B`/`x` black, `O`/`W`/`o` white. Cells may be separated by spaces; a header or
+//! footer line of the column letters and row numbers before and after the cells are optional
+//! (checked when present); `#` starts a comment. A diagram has no play order: the side to move
+//! follows from the stone counts (or `--to-move`), and a diagram with a winning row is a
+//! finished game.
 
 use super::ParseError;
 use crate::board::Board;
-use crate::geom::{Color, Point, SIZE};
+use crate::game::Game;
+use crate::geom::{Color, Point, MAX_SIDE};
 use crate::record::Record;
 
 const CELLS: &str = "a diagram cell is '.', 'X'/'B'/'x' (black) or 'O'/'W'/'o' (white)";
@@ -20,9 +22,18 @@ fn cell(ch: char) -> Option<Option<Color>> {
     }
 }
 
+/// Is `line` the column letters `A B C …` of some board (5 to 20 columns)?
 fn is_column_header(line: &str) -> bool {
-    let letters: String = line.chars().filter(|c| !c.is_whitespace()).collect();
-    letters.eq_ignore_ascii_case("ABCDEFGHIJKLMNOPQRS")
+    let letters: Vec<u8> = line
+        .bytes()
+        .filter(|c| !c.is_ascii_whitespace())
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    (5..=MAX_SIDE).contains(&letters.len())
+        && letters
+            .iter()
+            .enumerate()
+            .all(|(i, &c)| c == b'A' + i as u8)
 }
 
 /// A row of a diagram split into its optional labels and its cells, as `(char index, char)`
@@ -68,35 +79,37 @@ pub fn is_diagram_line(line: &str) -> bool {
     row.cells.len() >= 2 && row.cells.iter().all(|&(_, c)| cell(c).is_some())
 }
 
-/// Read a diagram.
-pub fn parse_diagram(text: &str) -> Result<Record, ParseError> {
-    let mut board = Board::new();
+/// Read a diagram of `game`'s board; `to_move` sets the side to move of a puzzle whose stone
+/// counts do not tell it.
+pub fn parse_diagram(text: &str, game: Game, to_move: Option<Color>) -> Result<Record, ParseError> {
+    let (cols, size) = (game.m(), game.n());
+    let mut board = Board::new(game);
     let mut rows = 0usize;
     for (ln, raw) in text.lines().enumerate() {
         let body = raw.split('#').next().unwrap_or("");
         if body.trim().is_empty() || is_column_header(body) {
             continue;
         }
-        if rows == SIZE {
+        if rows == size {
             return Err(ParseError::Diagram(format!(
-                "line {}: more than {SIZE} board lines",
+                "line {}: more than {size} board lines for {game}",
                 ln + 1
             )));
         }
-        let r = SIZE - 1 - rows;
+        let r = size - 1 - rows;
         rows += 1;
         let row = split_row(body);
         for label in [&row.lead, &row.trail] {
             if !label.is_empty() && label.parse::<usize>().ok() != Some(r + 1) {
                 return Err(ParseError::Diagram(format!(
-                    "line {}: row label {:?} where row {} was expected (the top line is row 19)",
+                    "line {}: row label {:?} where row {} was expected (the top line is row {size})",
                     ln + 1,
                     crate::text::excerpt(label),
                     r + 1
                 )));
             }
         }
-        let mut stones = Vec::with_capacity(SIZE);
+        let mut stones = Vec::with_capacity(cols);
         for &(at, ch) in &row.cells {
             stones.push(cell(ch).ok_or(ParseError::UnknownChar {
                 ch,
@@ -105,9 +118,9 @@ pub fn parse_diagram(text: &str) -> Result<Record, ParseError> {
                 expected: CELLS,
             })?);
         }
-        if stones.len() != SIZE {
+        if stones.len() != cols {
             return Err(ParseError::Diagram(format!(
-                "line {}: {} cells in row {}, expected {SIZE}",
+                "line {}: {} cells in row {}, expected {cols} for {game}",
                 ln + 1,
                 stones.len(),
                 r + 1
@@ -117,10 +130,10 @@ pub fn parse_diagram(text: &str) -> Result<Record, ParseError> {
             board.set(Point::new(col, r).expect("in range"), stone);
         }
     }
-    if rows != SIZE {
+    if rows != size {
         return Err(ParseError::Diagram(format!(
-            "{rows} board lines, expected {SIZE}"
+            "{rows} board lines, expected {size} for {game}"
         )));
     }
-    Ok(Record::from_board(board)?)
+    Ok(Record::from_board(board, to_move)?)
 }

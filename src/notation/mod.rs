@@ -23,7 +23,8 @@ pub mod list;
 pub mod sgf;
 
 use crate::board::{Position, PositionError};
-use crate::geom::PointError;
+use crate::game::Game;
+use crate::geom::{Color, PointError};
 use crate::record::Record;
 use std::borrow::Cow;
 
@@ -200,26 +201,51 @@ pub fn detect(text: &str) -> Format {
     }
 }
 
+/// How to read a game: which game it is, and, for a puzzle diagram whose stone counts do not
+/// tell it, the side to move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reading {
+    /// The game.
+    pub game: Game,
+    /// The side to move of a diagram (`--to-move`); for a record with its play order it must
+    /// agree with the order.
+    pub to_move: Option<Color>,
+}
+
+impl From<Game> for Reading {
+    fn from(game: Game) -> Reading {
+        Reading {
+            game,
+            to_move: None,
+        }
+    }
+}
+
 /// Read a game in any format ([`detect`]).
-pub fn parse_record(text: &str) -> Result<Record, ParseError> {
-    match detect(text) {
-        Format::List => parse_stone_list(text),
-        Format::Diagram => parse_diagram(text),
-        Format::Sgf => parse_sgf(text),
-        Format::Contest => parse_contest(text),
-        Format::Csv => parse_csv_row(text),
+pub fn parse_record(text: &str, how: impl Into<Reading>) -> Result<Record, ParseError> {
+    let Reading { game, to_move } = how.into();
+    let record = match detect(text) {
+        Format::List => parse_stone_list(text, game),
+        Format::Diagram => return parse_diagram(text, game, to_move),
+        Format::Sgf => parse_sgf(text, game),
+        Format::Contest => parse_contest(text, game),
+        Format::Csv => parse_csv_row(text, game),
+    }?;
+    match to_move {
+        Some(side) => Ok(record.with_to_move(side)?),
+        None => Ok(record),
     }
 }
 
 /// Read a position to solve: a game in progress in any format. A finished game is refused
 /// with [`PositionError::AlreadyWon`].
-pub fn parse_position(text: &str) -> Result<Position, ParseError> {
-    Ok(parse_record(text)?.position()?)
+pub fn parse_position(text: &str, how: impl Into<Reading>) -> Result<Position, ParseError> {
+    Ok(parse_record(text, how)?.position()?)
 }
 
 /// Read a line: a game whose play order is known (any format but a diagram).
-pub fn parse_line(text: &str) -> Result<Record, ParseError> {
-    let record = parse_record(text)?;
+pub fn parse_line(text: &str, how: impl Into<Reading>) -> Result<Record, ParseError> {
+    let record = parse_record(text, how)?;
     if record.ordered() {
         Ok(record)
     } else {
@@ -252,16 +278,31 @@ pub fn decode(bytes: &[u8]) -> Result<Cow<'_, str>, ParseError> {
 /// Why a record cannot be written in a format.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum WriteError {
-    /// A finished game read from a diagram: no play order ends it legally.
-    #[error("a finished game read from a diagram has no play order: write it as a diagram")]
-    NoOrder,
+    /// A finished game or a puzzle read from a diagram: no play order reaches it legally.
+    #[error("a {0} read from a diagram has no play order: write it as a diagram")]
+    NoOrder(&'static str),
+    /// A format that does not hold this game.
+    #[error("{0}")]
+    Format(String),
 }
 
 /// Write `record` in `format`. A diagram has no play order: the formats that need one write a
-/// made-up order ([`Record::ordered`]), which for a finished game is refused.
+/// made-up order ([`Record::ordered`]), which is refused for a finished game and for a puzzle
+/// whose stone counts no game reaches.
 pub fn write(record: &Record, format: Format) -> Result<String, WriteError> {
-    if format != Format::Diagram && !record.ordered() && record.win().is_some() {
-        return Err(WriteError::NoOrder);
+    if format != Format::Diagram && !record.ordered() {
+        if record.win().is_some() {
+            return Err(WriteError::NoOrder("finished game"));
+        }
+        if !record.order_replays() {
+            return Err(WriteError::NoOrder("puzzle"));
+        }
+    }
+    if format == Format::Contest && !record.game().is_connect6() {
+        return Err(WriteError::Format(format!(
+            "contest records ([C6]) hold Connect6 games, not {}",
+            record.game()
+        )));
     }
     Ok(match format {
         Format::List => list::write(record),
@@ -279,12 +320,8 @@ pub fn to_sgf(pos: &Position) -> String {
 
 /// Whose stone a record says it is, compared with the play order: the error reason when they
 /// differ.
-pub(crate) fn check_turn(
-    said: crate::geom::Color,
-    index: usize,
-    token: &str,
-) -> Result<(), String> {
-    let expected = crate::geom::Rules::CONNECT6.color_of_stone(index);
+pub(crate) fn check_turn(game: Game, said: Color, index: usize, token: &str) -> Result<(), String> {
+    let expected = game.color_of_stone(index);
     if said == expected {
         Ok(())
     } else {
@@ -300,21 +337,73 @@ pub(crate) fn check_turn(
 mod tests {
     use super::*;
 
+    const C6: Game = Game::CONNECT6;
+
+    #[test]
+    fn puzzles_and_other_games() {
+        let go = Game::GOMOKU;
+        let r = parse_record("h8 i9 j10", go).unwrap();
+        assert_eq!(r.to_move(), Color::White);
+        // A diagram with three black stones and none white: a puzzle, black to move.
+        let mut d = String::new();
+        for row in (1..=15).rev() {
+            let line: String = (0..15)
+                .map(|c| if row == 8 && c < 3 { 'X' } else { '.' })
+                .collect();
+            d += &format!("{line}\n");
+        }
+        assert!(parse_record(&d, go).is_err());
+        let how = Reading {
+            game: go,
+            to_move: Some(Color::Black),
+        };
+        let p = parse_position(&d, how).unwrap();
+        assert_eq!((p.to_move(), p.board().stones()), (Color::Black, 3));
+        let r = parse_record(&d, how).unwrap();
+        assert_eq!(write(&r, Format::List), Err(WriteError::NoOrder("puzzle")));
+        assert!(write(&r, Format::Diagram).is_ok());
+        // A record's own order decides.
+        let e = parse_record(
+            "h8",
+            Reading {
+                game: go,
+                to_move: Some(Color::Black),
+            },
+        )
+        .unwrap_err();
+        assert!(
+            e.to_string().contains("the record has white to move"),
+            "{e}"
+        );
+        assert!(parse_record(
+            "h8",
+            Reading {
+                game: go,
+                to_move: Some(Color::White)
+            }
+        )
+        .is_ok());
+        assert!(write(&r, Format::Contest).is_err());
+    }
+
     #[test]
     fn the_formats_agree() {
-        let list = parse_position("J10 K11 I11 H11 I10").unwrap();
-        let lg = parse_position("(;FF[4]EV[x];B[j10];W[k11i11];B[h11i10])").unwrap();
-        let diagram = parse_position(&list.to_diagram()).unwrap();
-        let contest =
-            parse_position("{[C6][a B][b W][][][];B(J,10);W(K,11);W(I,11);B(H,11);B(I,10)}")
-                .unwrap();
-        let csv = parse_position("7,\"j10,k11,i11,h11,i10\",,").unwrap();
+        let list = parse_position("J10 K11 I11 H11 I10", Game::CONNECT6).unwrap();
+        let lg =
+            parse_position("(;FF[4]EV[x];B[j10];W[k11i11];B[h11i10])", Game::CONNECT6).unwrap();
+        let diagram = parse_position(&list.to_diagram(), Game::CONNECT6).unwrap();
+        let contest = parse_position(
+            "{[C6][a B][b W][][][];B(J,10);W(K,11);W(I,11);B(H,11);B(I,10)}",
+            Game::CONNECT6,
+        )
+        .unwrap();
+        let csv = parse_position("7,\"j10,k11,i11,h11,i10\",,", Game::CONNECT6).unwrap();
         assert_eq!(list.board(), lg.board());
         assert_eq!(list.board(), diagram.board());
         assert_eq!(list.stones(), lg.stones());
         assert_eq!(list, contest);
         assert_eq!(list, csv);
-        assert_eq!(parse_position(&to_sgf(&list)).unwrap(), list);
+        assert_eq!(parse_position(&to_sgf(&list), C6).unwrap(), list);
     }
 
     #[test]
@@ -342,7 +431,9 @@ mod tests {
         assert!(!is_one_game("(;C[a ) \\] b];B[j10])\n(;B[j10])"));
         assert!(is_one_game("{[C6][x];B(J,10)\n;W(K,11);W(L,10)}"));
         assert!(!is_one_game("{[C6][x];B(J,10)}\n{[C6][y];B(J,10)}"));
-        assert!(is_one_game(&parse_position("J10").unwrap().to_diagram()));
+        assert!(is_one_game(
+            &parse_position("J10", C6).unwrap().to_diagram()
+        ));
         assert!(!is_one_game("J10\nJ10 K11 I11"));
     }
 

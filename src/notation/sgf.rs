@@ -6,12 +6,14 @@
 //!   counted from the top as in every SGF, so `JJ` is `J10` and `LH` is `L12`).
 //!
 //! The main line is read (variations are skipped). `PB`, `PW`, `RE`, `DT`, `PC`, `EV` are kept
-//! as the record's [`Info`](crate::record::Info); `SZ` must be 19; other properties are
-//! ignored; setup properties (`AB`, `AW`, `AE`) are refused.
+//! as the record's [`Info`](crate::record::Info); `SZ` must be the game's board (`SZ[19]`,
+//! `SZ[15]`, `SZ[9:7]` for 9 columns and 7 rows); other properties are ignored; setup
+//! properties (`AB`, `AW`, `AE`) are refused.
 
 use super::cursor::Cursor;
 use super::{check_turn, ParseError};
-use crate::geom::{Color, Point, PointError, Rules, SIZE};
+use crate::game::Game;
+use crate::geom::{Color, Point, PointError};
 use crate::record::{Info, Record};
 use crate::text::excerpt;
 
@@ -112,20 +114,25 @@ impl Cursor<'_> {
 
 /// Stones of one SGF move value: `j10`, `j9l11` (letter + row number, Little Golem) or `JJ`
 /// (two letters, column then row from the top).
-fn move_stones(value: &str, offset: usize) -> Result<Vec<(Point, String)>, ParseError> {
+fn move_stones(value: &str, offset: usize, game: Game) -> Result<Vec<(Point, String)>, ParseError> {
     let v = value.trim();
     let bad = |reason: String| ParseError::Sgf { offset, reason };
     let letter_index = |c: char| (c.to_ascii_lowercase() as usize).wrapping_sub('a' as usize);
     let pair: Vec<char> = v.chars().collect();
     if pair.len() == 2 && pair.iter().all(char::is_ascii_alphabetic) {
         let (col, from_top) = (letter_index(pair[0]), letter_index(pair[1]));
-        if col >= SIZE || from_top >= SIZE {
+        if col >= game.m() || from_top >= game.n() {
+            let last = |n: usize| (b'A' + n as u8 - 1) as char;
             return Err(ParseError::Point(PointError::OffBoard {
                 token: v.to_string(),
-                reason: "SGF letters run from A to S",
+                reason: format!(
+                    "SGF letters run from A to {} (columns) and A to {} (rows)",
+                    last(game.m()),
+                    last(game.n())
+                ),
             }));
         }
-        let p = Point::new(col, SIZE - 1 - from_top).expect("checked range");
+        let p = Point::new(col, game.n() - 1 - from_top).expect("checked range");
         return Ok(vec![(p, v.to_string())]);
     }
     // A letter and digits, once or twice.
@@ -146,7 +153,7 @@ fn move_stones(value: &str, offset: usize) -> Result<Vec<(Point, String)>, Parse
             )));
         }
         let token = &rest[..1 + digits];
-        out.push((token.parse::<Point>()?, token.to_string()));
+        out.push((game.parse_point(token)?, token.to_string()));
         rest = &rest[1 + digits..];
     }
     if out.is_empty() || out.len() > 2 {
@@ -171,8 +178,16 @@ fn info_field(info: &mut Info, ident: &str, value: &str) {
     *field = Some(value.to_string());
 }
 
-/// Read an SGF game record (either style) and play its main line.
-pub fn parse_sgf(text: &str) -> Result<Record, ParseError> {
+/// Does the `SZ` value name `game`'s board (`19`, or `m:n`)?
+fn size_fits(value: &str, game: Game) -> bool {
+    let v = value.trim();
+    let (m, n) = v.split_once(':').unwrap_or((v, v));
+    m.trim().parse::<usize>().ok() == Some(game.m())
+        && n.trim().parse::<usize>().ok() == Some(game.n())
+}
+
+/// Read an SGF game record of `game` (either style) and play its main line.
+pub fn parse_sgf(text: &str, game: Game) -> Result<Record, ParseError> {
     let mut reader = Cursor::new(text, sgf_error);
     let nodes = reader.game_tree()?;
     if let Some(c) = reader.peek() {
@@ -194,12 +209,14 @@ pub fn parse_sgf(text: &str) -> Result<Record, ParseError> {
                     ),
                 })
             }
-            "SZ" if first.trim() != "19" => {
+            "SZ" if !size_fits(first, game) => {
                 return Err(ParseError::Sgf {
                     offset: *offset,
                     reason: format!(
-                        "board size {:?}: only 19×19 Connect6 is read",
-                        excerpt(first)
+                        "board size SZ[{}] is not {game}'s {}×{}: give the game with --game",
+                        excerpt(first),
+                        game.m(),
+                        game.n()
                     ),
                 })
             }
@@ -209,18 +226,22 @@ pub fn parse_sgf(text: &str) -> Result<Record, ParseError> {
             }
         };
         for (offset, value) in &prop.values {
-            for (p, token) in move_stones(value, *offset)? {
-                check_turn(color, stones.len(), &format!("{}[{value}]", prop.ident)).map_err(
-                    |reason| ParseError::Sgf {
-                        offset: *offset,
-                        reason,
-                    },
-                )?;
+            for (p, token) in move_stones(value, *offset, game)? {
+                check_turn(
+                    game,
+                    color,
+                    stones.len(),
+                    &format!("{}[{value}]", prop.ident),
+                )
+                .map_err(|reason| ParseError::Sgf {
+                    offset: *offset,
+                    reason,
+                })?;
                 stones.push((p, token));
             }
         }
     }
-    let mut record = Record::from_tokens(&stones)?;
+    let mut record = Record::from_tokens(game, &stones)?;
     record.info = info;
     Ok(record)
 }
@@ -229,10 +250,22 @@ fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace(']', "\\]")
 }
 
-/// Little Golem SGF: `(;FF[4]GM[Connect6]SZ[19]PB[…]…RE[B+];B[j10];W[j9l11])`, one node per
-/// move. The result is `B+` or `W+` for a finished game, else the record's own.
+/// SGF, Little Golem style: `(;FF[4]GM[Connect6]SZ[19]PB[…]…RE[B+];B[j10];W[j9l11])`, one node
+/// per move (`GM[4]`, the SGF number of Gomoku and Renju, for the games of five). The result is
+/// `B+` or `W+` for a finished game, else the record's own.
 pub fn write(record: &Record) -> String {
-    let mut s = String::from("(;FF[4]GM[Connect6]SZ[19]");
+    let game = record.game();
+    let gm = if game.k() == 6 {
+        "Connect6".to_string()
+    } else {
+        "4".to_string()
+    };
+    let size = if game.m() == game.n() {
+        game.m().to_string()
+    } else {
+        format!("{}:{}", game.m(), game.n())
+    };
+    let mut s = format!("(;FF[4]GM[{gm}]SZ[{size}]");
     let i = &record.info;
     let result = record
         .win()
@@ -250,12 +283,11 @@ pub fn write(record: &Record) -> String {
             s += &format!("{ident}[{}]", escape(v));
         }
     }
-    let rules = Rules::CONNECT6;
     let stones = record.stones();
     let mut at = 0;
     while at < stones.len() {
-        let end = rules.move_of_stone(at).end.min(stones.len());
-        let color = rules.color_of_stone(at);
+        let end = game.move_of_stone(at).end.min(stones.len());
+        let color = game.color_of_stone(at);
         s.push_str(if color == Color::Black { ";B[" } else { ";W[" });
         for p in &stones[at..end] {
             s.push_str(&p.to_string().to_ascii_lowercase());
@@ -271,16 +303,29 @@ pub fn write(record: &Record) -> String {
 mod tests {
     use super::*;
 
+    const C6: Game = Game::CONNECT6;
+
+    #[test]
+    fn sizes_of_other_games() {
+        let r = parse_sgf("(;GM[4]SZ[15];B[h8];W[i9];B[j10])", Game::GOMOKU).unwrap();
+        assert_eq!(r.stones().len(), 3);
+        assert!(write(&r).starts_with("(;FF[4]GM[4]SZ[15];B[h8];W[i9];B[j10]"));
+        let e = parse_sgf("(;SZ[15];B[h8])", C6).unwrap_err().to_string();
+        assert!(e.contains("SZ[15] is not connect6's 19×19"), "{e}");
+        let r = parse_sgf("(;SZ[9:7];B[aa])", "connect(9,7,5,1,1)".parse().unwrap()).unwrap();
+        assert_eq!(r.stones()[0].to_string(), "A7");
+    }
+
     #[test]
     fn letter_pairs_count_rows_from_the_top() {
-        let r = parse_sgf("(;B[JJ];W[LH];W[HH])").unwrap();
+        let r = parse_sgf("(;B[JJ];W[LH];W[HH])", C6).unwrap();
         assert_eq!(super::super::list::write(&r), "J10  L12 H12");
     }
 
     #[test]
     fn multi_byte_values_are_errors_not_panics() {
         for bad in ["(;B[é])", "(;B[jé])", "(;B[j10];W[é10k3])", "(;B[ｊ10])"] {
-            assert!(parse_sgf(bad).is_err(), "{bad}");
+            assert!(parse_sgf(bad, C6).is_err(), "{bad}");
         }
     }
 
@@ -291,16 +336,16 @@ mod tests {
             "(;W[a1a2]".repeat(100_000),
             ")".repeat(100_000)
         );
-        let r = parse_sgf(&deep).unwrap();
+        let r = parse_sgf(&deep, C6).unwrap();
         assert_eq!(r.stones().len(), 3);
     }
 
     #[test]
     fn info_is_read_and_written() {
-        let r = parse_sgf("(;PB[Alice]PW[Bob \\] Jr]EV[Cup];B[j10];W[k11i11])").unwrap();
+        let r = parse_sgf("(;PB[Alice]PW[Bob \\] Jr]EV[Cup];B[j10];W[k11i11])", C6).unwrap();
         assert_eq!(r.info.black.as_deref(), Some("Alice"));
         assert_eq!(r.info.white.as_deref(), Some("Bob ] Jr"));
-        let back = parse_sgf(&write(&r)).unwrap();
+        let back = parse_sgf(&write(&r), C6).unwrap();
         assert_eq!(back, r);
     }
 }

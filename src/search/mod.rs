@@ -34,7 +34,7 @@ pub mod proof;
 pub mod tt;
 
 use crate::board::{Board, Position};
-use crate::geom::{Color, Dir, Point, PointSet, POINTS};
+use crate::geom::{Color, Dir, Point, PointSet, MAX_POINTS as POINTS};
 use crate::model::{blocking_pairs, common_points, cover_number, Model, Threat};
 use proof::{Defense, ProofNode};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
@@ -393,75 +393,104 @@ impl<M: Model> Searcher<'_, M> {
         }
         let blockers: PointSet = dw.iter().flat_map(|t| t.points()).collect();
         let r = self.m.candidates(a, 2).union(&blockers);
-        // First stones and, for each, the second stones that keep D without a live window.
-        let firsts: Vec<(Point, PointSet)> = match dw.first() {
-            None => r.iter().map(|p| (p, r)).collect(),
-            Some(&w0) => w0
-                .points()
-                .map(|x| {
-                    let seconds = match common_points(&dw, x) {
-                        None => r,
-                        Some(common) => common.into_iter().flatten().collect(),
-                    };
-                    (x, seconds)
-                })
-                .collect(),
-        };
         let w0 = dw.first().copied();
-        self.windows = dw;
-        for (p, seconds) in firsts {
-            self.m.make(p, a);
-            // If p alone leaves A no live window, every live window after the pair passes
-            // through q, and windows of different directions share no empty point (they meet
-            // only at q). So thn(A) after the pair is the sum over the four directions of the
-            // threats of q's connection once q is played: no need to play q.
-            let through_q_only = self.m.thn(a) == 0;
-            let allowed = if through_q_only {
-                seconds.intersection(&self.m.candidates(a, 3))
-            } else {
-                seconds
-            };
-            let mut done = false;
-            for q in allowed.iter() {
-                // Each unordered pair once.
-                let dup = match w0 {
-                    None => q <= p,
-                    Some(w) => q == p || (w.contains(q) && q < p),
+        // First stones and, for each, the second stones that keep D without a live window:
+        // with no live window of D, any two of R; else a first stone on D's first window and a
+        // second that meets every window the first misses.
+        let mut firsts = [(Point::CENTER, PointSet::EMPTY); 2];
+        if let Some(w) = w0 {
+            for (slot, x) in firsts.iter_mut().zip(w.points()) {
+                let seconds = match common_points(&dw, x) {
+                    None => r,
+                    Some(common) => common.into_iter().flatten().collect(),
                 };
-                if dup || !r.contains(q) {
-                    continue;
-                }
-                // Every pair examined is a node, played or evaluated in place.
-                self.count_node();
-                let t = if through_q_only {
-                    Dir::ALL
-                        .iter()
-                        .map(|&d| self.m.threats_if_played(q, a, d))
-                        .sum::<u8>()
-                        .min(3)
-                } else {
-                    self.m.make(q, a);
-                    let t = self.m.thn(a);
-                    self.m.unmake();
-                    t
-                };
-                if t >= 2 {
-                    out.push(Attack {
-                        p: p.min(q),
-                        q: p.max(q),
-                        thn: t,
-                    });
-                    done = first_only || (win_only && t >= 3);
-                }
-                if done || self.aborted {
-                    break;
-                }
-            }
-            self.m.unmake();
-            if done || self.aborted {
-                return;
+                *slot = (x, seconds);
             }
         }
+        self.windows = dw;
+        match w0 {
+            None => {
+                for p in r.iter() {
+                    if self.attacks_from(p, r, r, w0, first_only, win_only, out) {
+                        return;
+                    }
+                }
+            }
+            Some(w) => {
+                for &(p, seconds) in &firsts[..w.points().count()] {
+                    if self.attacks_from(p, seconds, r, w0, first_only, win_only, out) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The attacks whose first stone is `p` and second one of `seconds` (each unordered pair
+    /// once, both in `r`), pushed onto `out`. True when generation should stop (the first
+    /// attack was asked for, a winning one with `win_only`, or the limits ended the search).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn attacks_from(
+        &mut self,
+        p: Point,
+        seconds: PointSet,
+        r: PointSet,
+        w0: Option<Threat>,
+        first_only: bool,
+        win_only: bool,
+        out: &mut Vec<Attack>,
+    ) -> bool {
+        let a = self.a;
+        self.m.make(p, a);
+        // If p alone leaves A no live window, every live window after the pair passes
+        // through q, and windows of different directions share no empty point (they meet
+        // only at q). So thn(A) after the pair is the sum over the four directions of the
+        // threats of q's connection once q is played: no need to play q.
+        let through_q_only = self.m.thn(a) == 0;
+        let allowed = if through_q_only {
+            seconds.intersection(&self.m.candidates(a, 3))
+        } else {
+            seconds
+        };
+        let mut done = false;
+        for q in allowed.iter() {
+            // Each unordered pair once.
+            let dup = match w0 {
+                None => q <= p,
+                Some(w) => q == p || (w.contains(q) && q < p),
+            };
+            if dup || !r.contains(q) {
+                continue;
+            }
+            // Every pair examined is a node, played or evaluated in place.
+            self.count_node();
+            let t = if through_q_only {
+                Dir::ALL
+                    .iter()
+                    .map(|&d| self.m.threats_if_played(q, a, d))
+                    .sum::<u8>()
+                    .min(3)
+            } else {
+                self.m.make(q, a);
+                let t = self.m.thn(a);
+                self.m.unmake();
+                t
+            };
+            if t >= 2 {
+                out.push(Attack {
+                    p: p.min(q),
+                    q: p.max(q),
+                    thn: t,
+                });
+                done = first_only || (win_only && t >= 3);
+            }
+            if done || self.aborted {
+                break;
+            }
+        }
+        self.m.unmake();
+        done || self.aborted
     }
 
     /// Ordering score of the pair `(p, q)` for `c`; `value[x]` is the static value of point

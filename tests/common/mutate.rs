@@ -2,6 +2,8 @@
 //! edits (inserting multi-byte characters, bytes that are not UTF-8, brackets, huge numbers;
 //! deleting, duplicating, splicing, truncating).
 
+use cpbim::Game;
+
 /// A small deterministic generator (splitmix64).
 pub struct Rng(pub u64);
 
@@ -22,14 +24,18 @@ impl Rng {
 /// Valid inputs of every format the readers know, finished games included.
 pub fn corpus() -> Vec<Vec<u8>> {
     let diagram = {
-        let pos = cpbim::parse_position("J10 K11 I11 H11 I10").unwrap();
+        let pos = cpbim::parse_position("J10 K11 I11 H11 I10", Game::CONNECT6).unwrap();
         pos.to_diagram()
     };
     let finished = "J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 C7 A8 A9 I5";
+    let gomoku = cpbim::parse_position("h8 i9 j10", Game::GOMOKU)
+        .unwrap()
+        .to_diagram();
     [
         "J10 K11 I11 H11 I10",
         "j10, k11 # white\n i11",
         &diagram,
+        &gomoku,
         finished,
         "(;FF[4]GM[Connect6]SZ[19]PB[甲]PW[乙]RE[B+];B[j10];W[k11i11];B[h11i10])",
         "(;B[JJ];W[LH];W[HH];B[KK];B[JK])",
@@ -37,6 +43,8 @@ pub fn corpus() -> Vec<Vec<u8>> {
         "{[C6][先手参赛队 甲 B][后手参赛队 乙 W][先手胜][2017.07.29 14:00 重庆][2017 CCGC];B(J,10);W(K,11)MARK[1];W(L,10);B(I,9);B(K,9)}",
         "game_id,moves,winner,original_winner_label\n1,\"j10,k11,i11,h11,i10\",white,white",
         "84,\"j10,k11,i11\",black,black",
+        "h8 i9 j10 k11 h9 i10",
+        "(;GM[4]SZ[15];B[h8];W[i9];B[j10])",
         "X-J8",
         "TT-L10",
         "",
