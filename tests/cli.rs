@@ -251,6 +251,56 @@ fn other_games_are_read_and_written() {
     );
 }
 
+#[test]
+fn kb_stats_of_any_game() {
+    let o = run(&["kb", "stats", "--game", "gomoku", "--json"], b"");
+    let v = json(o.lines()[0]);
+    let t = &v["tables"][0];
+    assert_eq!(
+        (t["k"].as_u64(), t["p"].as_u64(), t["shapes"].as_u64()),
+        (Some(5), Some(1), Some(65504))
+    );
+    assert_eq!(t["origin"], "built into the binary");
+    let o = run(&["kb", "stats", "--game", "renju"], b"");
+    assert!(
+        o.stdout.contains("renju, black: 5 in a row exactly")
+            && o.stdout.contains("renju, white: 5 in a row or more"),
+        "{}",
+        o.stdout
+    );
+    // Another game: generated on first use, cached, then read from the cache.
+    let cache = scratch("kbcache");
+    let env = [("CPBIM_CACHE_DIR", cache.to_str().unwrap())];
+    let args = ["kb", "stats", "--game", "connect(11,11,4,2,1)"];
+    let first = run_env(&args, b"", &env);
+    assert!(
+        first.stdout.contains("generated and cached in"),
+        "{}{}",
+        first.stdout,
+        first.stderr
+    );
+    let again = run_env(&args, b"", &env);
+    assert!(
+        again.stdout.contains("read from the cache"),
+        "{}",
+        again.stdout
+    );
+    let counts = |o: &Out| {
+        o.stdout
+            .lines()
+            .filter(|l| !l.contains("table size"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(counts(&first), counts(&again));
+    let o = run(&["kb", "stats", "--game", "connect(9,9,9,2,1)"], b"");
+    assert!(
+        o.code == 2 && o.stderr.contains("k runs from 4 to 8"),
+        "{}",
+        o.stderr
+    );
+}
+
 // 5. Option values.
 #[test]
 fn huge_option_values_get_errors_or_caps() {

@@ -162,3 +162,121 @@ fn export_writes_the_spec_layout() {
     assert_eq!(kb::verify(&dir).unwrap(), [None, None]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+// ---------------------------------------------------------------------------------------------
+// The knowledge base of every game.
+
+use cpbim::kb::Params;
+use cpbim::Game;
+
+/// Every shape's type and every empty point's type under `params` for lines up to `n`, against
+/// the reference classifier written from the definitions; and the table-free classifier.
+fn sweep(params: Params, ct: &[u8], ti: &[u8], n: u32) {
+    let mut r = Reference::for_params(params);
+    let k = params.k;
+    assert_eq!(ct.len(), cpbim_kb::shape_count(n, k));
+    for (index, &code) in ct.iter().enumerate() {
+        let (len, f) = shape_from_index(k, index as u32);
+        let c = reference::stones(len, f);
+        let t = r.classify(&c);
+        assert_eq!(
+            ConnType::ALL[code as usize],
+            t,
+            "{params:?} shape {index} = (len {len}, f {f:#b})"
+        );
+        assert_eq!(
+            cpbim_kb::classify_direct_for(params, len, f),
+            t,
+            "{params:?} direct, shape {index}"
+        );
+        let row = &ti[index * n as usize..(index + 1) * n as usize];
+        for (i, &got) in row.iter().enumerate() {
+            let expected = if t == ConnType::WIN || i >= len as usize || c[i] {
+                kb::NO_POINT_TYPE
+            } else {
+                r.point_type(&c, i) as u8
+            };
+            assert_eq!(got, expected, "{params:?} shape {index} point {i}");
+        }
+    }
+}
+
+#[test]
+fn the_games_of_five_agree_with_the_reference_on_every_shape_and_point() {
+    for (game, colour) in [
+        (Game::GOMOKU, cpbim::Color::Black),
+        (Game::GOMOKU_STANDARD, cpbim::Color::White),
+        (Game::RENJU, cpbim::Color::Black),
+        (Game::RENJU, cpbim::Color::White),
+    ] {
+        let t = kb::game_tables(&game)[colour.index()];
+        assert_eq!(t.origin, kb::Origin::BuiltIn, "{game}");
+        assert_eq!(t.params, kb::params_of(&game, colour));
+        sweep(t.params, t.ct(), t.ti(), t.n);
+    }
+    // Renju: black plays exactly five, white five or more.
+    let [b, w] = kb::game_tables(&Game::RENJU);
+    assert!(b.params.exact && !w.params.exact);
+}
+
+#[test]
+fn every_k_p_and_rule_agree_with_the_reference() {
+    for k in 4..=8 {
+        for p in 1..=2 {
+            for exact in [false, true] {
+                let params = Params { k, p, exact };
+                let n = k + 5;
+                let ct = cpbim_kb::classify_all_for(params, n);
+                let ti = cpbim_kb::point_types_for(k, &ct, n);
+                sweep(params, &ct, &ti, n);
+            }
+        }
+    }
+}
+
+#[test]
+fn connect6_through_the_generic_tables_is_table_1() {
+    let t = kb::game_tables(&Game::CONNECT6)[0];
+    assert_eq!(t.counts(), TABLE_1);
+    assert_eq!(t.origin, kb::Origin::BuiltIn);
+    // Connect6 on a smaller board reads the same 19-long tables.
+    let small = kb::game_tables(&"connect6:13".parse().unwrap())[0];
+    assert!(std::ptr::eq(t, small));
+}
+
+#[test]
+fn generated_tables_are_cached_checked_and_regenerated_when_bad() {
+    use kb::cache;
+    let dir = std::env::temp_dir().join(format!("cpbim-kb-cache-{}", std::process::id()));
+    let path = dir.join("t.bin");
+    let params = Params {
+        k: 4,
+        p: 2,
+        exact: true,
+    };
+    let n = 9;
+    let ct = cpbim_kb::classify_all_for(params, n);
+    let ti = cpbim_kb::point_types_for(4, &ct, n);
+    cache::write(&path, params, n, &ct, &ti).unwrap();
+    let (rct, rti) = cache::read(&path, params, n).expect("a good file reads");
+    assert_eq!((rct, rti), (&ct[..], &ti[..]));
+    // Other parameters, another length, a flipped byte, a short file: refused.
+    assert!(cache::read(
+        &path,
+        Params {
+            exact: false,
+            ..params
+        },
+        n
+    )
+    .is_none());
+    assert!(cache::read(&path, params, n + 1).is_none());
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(cache::read(&path, params, n).is_none());
+    std::fs::write(&path, &bytes[..100]).unwrap();
+    assert!(cache::read(&path, params, n).is_none());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

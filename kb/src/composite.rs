@@ -52,23 +52,30 @@ impl Composite {
     }
 }
 
-/// Threats a direction of type `t` contributes once the stone is on the point.
-fn threat_weight(t: ConnType) -> u32 {
+/// Threats a direction of type `t` contributes once the stone is on the point, in a game of
+/// `p` stones per move: `DW` p + 1, the live types p, the other direct threats 1.
+fn threat_weight(t: ConnType, p: u32) -> u32 {
     use ConnType::*;
     match t {
-        DW => 3,
-        L5 | L4 => 2,
+        DW => p + 1,
+        L5 | L4 => p,
         D5 | S4 | D4 => 1,
         _ => 0,
     }
 }
 
-/// Class of the composite type made of the four directional point types `types`.
+/// Class of the Connect6 composite type made of the four directional point types `types`.
 pub fn composite_class(types: [ConnType; 4]) -> Composite {
+    composite_class_for(2, types)
+}
+
+/// Class of the composite type made of the four directional point types `types`, in a game of
+/// `p` stones per move.
+pub fn composite_class_for(p: u32, types: [ConnType; 4]) -> Composite {
     if types.contains(&ConnType::WIN) {
         return Composite::Win;
     }
-    let threats: u32 = types.iter().map(|&t| threat_weight(t)).sum();
+    let threats: u32 = types.iter().map(|&t| threat_weight(t, p)).sum();
     let threes = types
         .iter()
         .filter(|&&t| matches!(t, ConnType::L3 | ConnType::S3))
@@ -87,13 +94,18 @@ pub fn composite_class(types: [ConnType; 4]) -> Composite {
 /// Entries of the composite table: 12^4, indexed `t0 + 12·t1 + 144·t2 + 1728·t3`.
 pub const COMPOSITE_TABLE_LEN: usize = 12 * 12 * 12 * 12;
 
-/// The composite table (the paper's `MultiTbl[T1][T2][T3][T4]`): class code per ordered
-/// 4-tuple of type codes.
+/// The Connect6 composite table (the paper's `MultiTbl[T1][T2][T3][T4]`): class code per
+/// ordered 4-tuple of type codes.
 pub fn composite_table() -> Vec<u8> {
+    composite_table_for(2)
+}
+
+/// The composite table of a game of `p` stones per move.
+pub fn composite_table_for(p: u32) -> Vec<u8> {
     (0..COMPOSITE_TABLE_LEN)
         .map(|i| {
             let t = |d: usize| ConnType::ALL[i / 12usize.pow(d as u32) % 12];
-            composite_class([t(0), t(1), t(2), t(3)]) as u8
+            composite_class_for(p, [t(0), t(1), t(2), t(3)]) as u8
         })
         .collect()
 }

@@ -16,14 +16,52 @@
 //!   it has a type too (Algorithm 3, [`point_types`]).
 //!
 //! The classification here reproduces the paper's Table 1 exactly; see [`classify_all`] for the
-//! reading of the definitions that does so.
+//! reading of the definitions that does so. It is written for every game of the family: with
+//! [`Params`] (k in a row, p stones per move, and whether exactly k wins) in place of
+//! Connect6's k = 6 and p = 2; the Connect6 functions are those with [`Params::CONNECT6`].
 
 #![deny(missing_docs)]
 
 pub mod composite;
 pub mod reference;
 
-pub use composite::{composite_class, composite_table, Composite, COMPOSITE_TABLE_LEN};
+pub use composite::{
+    composite_class, composite_class_for, composite_table, composite_table_for, Composite,
+    COMPOSITE_TABLE_LEN,
+};
+
+/// What the classification of a game depends on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Params {
+    /// Stones in a row that win.
+    pub k: u32,
+    /// Stones per move: a threat window holds at least `k − p` stones.
+    pub p: u32,
+    /// Only exactly k wins: a row longer than k does not, and a window whose completion would
+    /// make one is no threat.
+    pub exact: bool,
+}
+
+impl Params {
+    /// Connect6: six or more in a row, two stones per move.
+    pub const CONNECT6: Params = Params {
+        k: 6,
+        p: 2,
+        exact: false,
+    };
+    /// Freestyle Gomoku (and Renju's white): five or more, one stone per move.
+    pub const FIVE_OR_MORE: Params = Params {
+        k: 5,
+        p: 1,
+        exact: false,
+    };
+    /// Standard Gomoku (and Renju's black): exactly five, one stone per move.
+    pub const EXACTLY_FIVE: Params = Params {
+        k: 5,
+        p: 1,
+        exact: true,
+    };
+}
 
 /// Stones in a row needed to win in Connect6 (the `k` of Connect(m,n,k,p,q)).
 pub const K: u32 = 6;
@@ -162,39 +200,89 @@ impl std::fmt::Display for ConnType {
     }
 }
 
-/// What the windows of six of a connection show.
+/// What the windows of k points of a connection show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WindowStats {
-    /// Some window holds six stones.
+    /// Some window holds k stones that win (Connect6: six in a row).
     pub six: bool,
     /// `l(c)`: the most stones in any window (Definition 11).
     pub most: u32,
-    /// `thn(c)`, capped at 3: the fewest opponent stones that hit every window holding four or
-    /// more stones (Definition 9).
+    /// `thn(c)`, capped at 3: the fewest opponent stones that hit every threat window — a
+    /// window holding k − p stones or more (four in Connect6) whose completion would win
+    /// (Definition 9).
     pub threats: u32,
 }
 
-/// Mask of the six low bits: one window.
-const WINDOW: u32 = (1 << K) - 1;
-
-/// Window statistics of the connection `len` points long holding stones `f`.
-///
-/// `thn` is found with the interval-stabbing greedy of Algorithm 1: scan the windows left to
-/// right and, for each window with four or more stones not yet hit, mark its rightmost empty
-/// point. Windows all have the same length, so the greedy is optimal.
+/// Window statistics of the Connect6 connection `len` points long holding stones `f`.
 #[inline]
 pub fn window_stats(len: u32, f: u32) -> WindowStats {
+    window_stats_of::<6, 2, false>(len, f)
+}
+
+/// Call `$f::<K, P, EXACT>($args)` with the parameters of `$params` as constants (k 4..=8,
+/// p 1..=2): every function of the classification is compiled for each game it may serve, so
+/// the constants fold (Connect6's code is what it was when 6 and 2 were written in).
+macro_rules! with_params {
+    ($params:expr, $f:ident ( $($arg:expr),* )) => {{
+        let p: Params = $params;
+        match (p.k, p.p, p.exact) {
+            (4, 1, false) => $f::<4, 1, false>($($arg),*),
+            (4, 1, true) => $f::<4, 1, true>($($arg),*),
+            (4, 2, false) => $f::<4, 2, false>($($arg),*),
+            (4, 2, true) => $f::<4, 2, true>($($arg),*),
+            (5, 1, false) => $f::<5, 1, false>($($arg),*),
+            (5, 1, true) => $f::<5, 1, true>($($arg),*),
+            (5, 2, false) => $f::<5, 2, false>($($arg),*),
+            (5, 2, true) => $f::<5, 2, true>($($arg),*),
+            (6, 1, false) => $f::<6, 1, false>($($arg),*),
+            (6, 1, true) => $f::<6, 1, true>($($arg),*),
+            (6, 2, false) => $f::<6, 2, false>($($arg),*),
+            (6, 2, true) => $f::<6, 2, true>($($arg),*),
+            (7, 1, false) => $f::<7, 1, false>($($arg),*),
+            (7, 1, true) => $f::<7, 1, true>($($arg),*),
+            (7, 2, false) => $f::<7, 2, false>($($arg),*),
+            (7, 2, true) => $f::<7, 2, true>($($arg),*),
+            (8, 1, false) => $f::<8, 1, false>($($arg),*),
+            (8, 1, true) => $f::<8, 1, true>($($arg),*),
+            (8, 2, false) => $f::<8, 2, false>($($arg),*),
+            (8, 2, true) => $f::<8, 2, true>($($arg),*),
+            _ => panic!("the knowledge base covers k 4..=8 and p 1..=2, not {p:?}"),
+        }
+    }};
+}
+
+/// Window statistics of the connection `len` points long holding stones `f`, under `params`.
+///
+/// `thn` is found with the interval-stabbing greedy of Algorithm 1: scan the windows left to
+/// right and, for each threat window not yet hit, mark its rightmost empty point. Windows all
+/// have the same length, so the greedy is optimal. Under an exact rule a full window wins, and
+/// a window is a threat, only when the points just outside it hold no stone of the connection
+/// (beyond the connection lie opponent stones or the edge).
+pub fn window_stats_for(params: Params, len: u32, f: u32) -> WindowStats {
+    with_params!(params, window_stats_of(len, f))
+}
+
+/// [`window_stats_for`] with the parameters as constants.
+#[inline(always)]
+pub fn window_stats_of<const K: u32, const P: u32, const EXACT: bool>(len: u32, f: u32) -> WindowStats {
+    let (k, p, exact) = (K, P, EXACT);
+    let window = (1u32 << k) - 1;
     let mut marked = 0u32;
     let mut threats = 0;
     let mut most = 0;
     let mut six = false;
-    for w in 0..=(len - K) {
-        let m = WINDOW << w;
+    for w in 0..=(len - k) {
+        let m = window << w;
         let n = (f & m).count_ones();
         most = most.max(n);
-        if n == K {
-            six = true;
-        } else if n >= K - 2 && marked & m == 0 {
+        let clean = !exact || {
+            let left = w > 0 && f >> (w - 1) & 1 == 1;
+            let right = w + k < len && f >> (w + k) & 1 == 1;
+            !left && !right
+        };
+        if n == k {
+            six |= clean;
+        } else if n >= k - p && clean && marked & m == 0 {
             threats += 1;
             let empty = !f & m;
             marked |= 1 << (31 - empty.leading_zeros());
@@ -209,50 +297,66 @@ pub fn window_stats(len: u32, f: u32) -> WindowStats {
 
 /// Classify a shape from its window statistics and the types of shapes with one or two more
 /// stones, given by `put`. This is the single rule shared by the table generator
-/// ([`classify_all`]) and the table-free classifier ([`classify_direct`]).
+/// ([`classify_all_for`]) and the table-free classifier ([`classify_direct_for`]).
 ///
-/// The reading of Definitions 10–13 and Algorithms 1–2 that reproduces Table 1 exactly:
+/// The reading of Definitions 10–13 and Algorithms 1–2 that reproduces Table 1 exactly, with
+/// k and p in place of 6 and 2 (a connection is *live* when its `thn` is exactly p):
 ///
-/// * `WIN`: some window holds six stones;
-/// * direct threats (`thn ≥ 1`): `thn ≥ 3` → `DW`; `thn = 2` → `L5` if `l = 5` else `L4`;
-///   `thn = 1` → `D5` if `l = 5`; else `S4` if one more stone makes an `L4` or `L5`
+/// * `WIN`: some window holds k stones that win;
+/// * direct threats (`thn ≥ 1`): `thn ≥ p + 1` → `DW`; `thn = p` → `L5` if `l = k − 1` else
+///   `L4`; `0 < thn < p` → `D5` if `l = k − 1`; else `S4` if one more stone makes it live
 ///   (Algorithm 1, lines 19–24), else `D4`;
-/// * indirect (`thn = 0`): `l = 3` → `L3` if one more stone makes an `L4`; else `S3` if two
-///   more stones make an `L4` or `L5` (Definition 12's "live-4 or live-5"; Algorithm 2 line 15
-///   prints only `L5`, which misses Table 1 by 2,706 shapes); else `D3`. `l = 2` → `L2` if two
-///   more stones make an `L4`, else `O`; `l ≤ 1` → `O`.
-#[inline]
-fn classify_with(len: u32, f: u32, put: &mut impl FnMut(u32) -> ConnType) -> ConnType {
+/// * indirect (`thn = 0`), by `d = k − l`: `d = p + 1` → `L3` if one more stone makes it live;
+///   else `S3` if two more stones do (Definition 12's "live-4 or live-5"; Algorithm 2 line 15
+///   prints only `L5`, which misses Table 1 by 2,706 shapes); else `D3`. `d = p + 2` → `L2` if
+///   two more stones make it live, else `O`; any other `d` → `O`.
+///
+/// For Connect6 (k = 6, p = 2) the levels are l = 5, 4 (direct) and 3, 2 (indirect). For
+/// p = 1 the roles `D5`, `S4`, `D4` and `L4` are empty: a four of Gomoku is `L5`.
+#[inline(always)]
+fn classify_with<const K: u32, const P: u32, const EXACT: bool>(
+    len: u32,
+    f: u32,
+    put: &mut impl FnMut(u32) -> ConnType,
+) -> ConnType {
     use ConnType::*;
-    let s = window_stats(len, f);
+    let (k, p) = (K, P);
+    let s = window_stats_of::<K, P, EXACT>(len, f);
     if s.six {
         return WIN;
     }
     let empties = !f & ((1u32 << len) - 1);
+    let mut live = |g: u32| matches!(put(g), L4 | L5);
     match s.threats {
-        3 => DW,
-        2 if s.most == 5 => L5,
-        2 => L4,
-        1 if s.most == 5 => D5,
-        1 => {
-            if bits(empties).any(|i| matches!(put(f | 1 << i), L4 | L5)) {
+        t if t > p => DW,
+        t if t == p && t > 0 => {
+            if s.most == k - 1 {
+                L5
+            } else {
+                L4
+            }
+        }
+        t if t > 0 => {
+            if s.most == k - 1 {
+                D5
+            } else if bits(empties).any(|i| live(f | 1 << i)) {
                 S4
             } else {
                 D4
             }
         }
-        _ => match s.most {
-            3 => {
-                if bits(empties).any(|i| put(f | 1 << i) == L4) {
+        _ => match k.saturating_sub(s.most) {
+            d if d == p + 1 => {
+                if bits(empties).any(|i| live(f | 1 << i)) {
                     L3
-                } else if pairs(empties).any(|m| matches!(put(f | m), L4 | L5)) {
+                } else if pairs(empties).any(|m| live(f | m)) {
                     S3
                 } else {
                     D3
                 }
             }
-            2 => {
-                if pairs(empties).any(|m| put(f | m) == L4) {
+            d if d == p + 2 => {
+                if pairs(empties).any(|m| live(f | m)) {
                     L2
                 } else {
                     O
@@ -284,16 +388,26 @@ fn pairs(m: u32) -> impl Iterator<Item = u32> {
 }
 
 /// Classify every Connect6 shape of lines up to `n` long; the result is indexed by shape number.
+pub fn classify_all(n: u32) -> Vec<u8> {
+    classify_all_for(Params::CONNECT6, n)
+}
+
+/// Classify every shape of lines up to `n` long under `params`; indexed by shape number.
 ///
 /// For each length the stone sets are visited in decreasing numeric order, so every shape with
 /// more stones (`f | 1 << i` > `f`) is already classified when it is needed.
-pub fn classify_all(n: u32) -> Vec<u8> {
-    let mut table = vec![u8::MAX; shape_count(n, K)];
-    for len in K..=n {
-        let base = shape_index(K, len, 0) as usize;
+pub fn classify_all_for(params: Params, n: u32) -> Vec<u8> {
+    with_params!(params, classify_all_of(n))
+}
+
+fn classify_all_of<const K: u32, const P: u32, const EXACT: bool>(n: u32) -> Vec<u8> {
+    let k = K;
+    let mut table = vec![u8::MAX; shape_count(n, k)];
+    for len in k..=n {
+        let base = shape_index(k, len, 0) as usize;
         let row = &mut table[base..base + (1usize << len)];
         for f in (0..1u32 << len).rev() {
-            let t = classify_with(len, f, &mut |g| {
+            let t = classify_with::<K, P, EXACT>(len, f, &mut |g| {
                 debug_assert!(g > f, "supersets are classified first");
                 ConnType::ALL[row[g as usize] as usize]
             });
@@ -303,21 +417,34 @@ pub fn classify_all(n: u32) -> Vec<u8> {
     table
 }
 
-/// Classify one shape without any table: the same rule as [`classify_all`], evaluated on the
-/// spot. Adding stones to a shape only ever needs window statistics (`L4`/`L5` are decided by
-/// `thn` and `l` alone), so this never recurses more than one level.
+/// Classify one Connect6 shape without any table ([`classify_direct_for`]).
+#[inline]
 pub fn classify_direct(len: u32, f: u32) -> ConnType {
-    classify_with(len, f, &mut |g| live_four_or_five(len, g))
+    classify_direct_of::<6, 2, false>(len, f)
 }
 
-/// The type of a shape as far as it is `L4`, `L5` or something else (reported as `O`): all the
+/// Classify one shape without any table: the same rule as [`classify_all_for`], evaluated on
+/// the spot. Adding stones to a shape only ever needs to know whether the result is live
+/// (`thn = p`), which window statistics alone decide, so this never recurses more than one
+/// level.
+pub fn classify_direct_for(params: Params, len: u32, f: u32) -> ConnType {
+    with_params!(params, classify_direct_of(len, f))
+}
+
+/// [`classify_direct_for`] with the parameters as constants.
+#[inline(always)]
+pub fn classify_direct_of<const K: u32, const P: u32, const EXACT: bool>(len: u32, f: u32) -> ConnType {
+    classify_with::<K, P, EXACT>(len, f, &mut |g| live_or_not::<K, P, EXACT>(len, g))
+}
+
+/// The type of a shape as far as it is live (`L4`, `L5`) or not (reported as `O`): all the
 /// callers of `put` ever ask.
-#[inline]
-fn live_four_or_five(len: u32, f: u32) -> ConnType {
-    let s = window_stats(len, f);
-    match (s.six, s.threats, s.most) {
-        (false, 2, 5) => ConnType::L5,
-        (false, 2, 4) => ConnType::L4,
+#[inline(always)]
+fn live_or_not<const K: u32, const P: u32, const EXACT: bool>(len: u32, f: u32) -> ConnType {
+    let s = window_stats_of::<K, P, EXACT>(len, f);
+    match (s.six, s.threats == P, s.most == K - 1) {
+        (false, true, true) => ConnType::L5,
+        (false, true, false) => ConnType::L4,
         _ => ConnType::O,
     }
 }
@@ -334,10 +461,17 @@ pub fn point_type(t: ConnType, after: ConnType) -> ConnType {
     }
 }
 
-/// The empty-point type table (TCIC, Algorithm 3) for lines up to `n` long: [`TI_STRIDE`]
-/// bytes per shape, byte `‖c‖·19 + i` = type code of empty point `i`, and [`NO_POINT_TYPE`]
-/// where `i ≥ |c|`, the point holds a stone, or `c` is `WIN`. `ct` is [`classify_all`]`(n)`.
+/// The empty-point type table (TCIC, Algorithm 3) of Connect6 for lines up to `n` long
+/// ([`point_types_for`]).
 pub fn point_types(ct: &[u8], n: u32) -> Vec<u8> {
+    point_types_for(K, ct, n)
+}
+
+/// The empty-point type table (TCIC, Algorithm 3) for lines up to `n` long of a game with `k` in
+/// a row: `n` bytes per shape, byte `‖c‖·n + i` = type code of empty point `i`, and
+/// [`NO_POINT_TYPE`] where `i ≥ |c|`, the point holds a stone, or `c` is `WIN`. `ct` is
+/// [`classify_all_for`]`(params, n)`.
+pub fn point_types_for(k: u32, ct: &[u8], n: u32) -> Vec<u8> {
     let stride = n as usize;
     let mut ti = vec![NO_POINT_TYPE; ct.len() * stride];
     for (index, &t) in ct.iter().enumerate() {
@@ -345,10 +479,10 @@ pub fn point_types(ct: &[u8], n: u32) -> Vec<u8> {
         if t == ConnType::WIN {
             continue;
         }
-        let (len, f) = shape_from_index(K, index as u32);
+        let (len, f) = shape_from_index(k, index as u32);
         let row = &mut ti[index * stride..(index + 1) * stride];
         for i in bits(!f & ((1u32 << len) - 1)) {
-            let after = ConnType::ALL[ct[shape_index(K, len, f | 1 << i) as usize] as usize];
+            let after = ConnType::ALL[ct[shape_index(k, len, f | 1 << i) as usize] as usize];
             row[i as usize] = point_type(t, after) as u8;
         }
     }

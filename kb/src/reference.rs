@@ -1,12 +1,14 @@
-//! A slow, obviously-correct classifier written straight from the paper's definitions, kept
-//! as the oracle that the fast generator ([`crate::classify_all`]) is swept against.
+//! A slow, obviously-correct classifier written straight from the paper's definitions (with k
+//! and p for 6 and 2, and the exact-k rule), kept as the oracle that the fast generator
+//! ([`crate::classify_all_for`]) is swept against.
 //!
-//! Nothing here is clever: a connection is a `Vec<bool>`, windows are slices, `thn` is the size
-//! of the smallest set of empty points (tried by brute force, sizes 0, 1, 2) that meets every
-//! window holding four or more stones, and types are defined by recursion on "one or two more
-//! stones", memoised only so the sweep finishes.
+//! Nothing here is clever: a connection is a `Vec<bool>`; a win is a maximal run of stones of
+//! the winning length; a threat window is a window of k points holding at least k − p stones
+//! that becomes a win when its empty points are filled; `thn` is the size of the smallest set of
+//! empty points (tried by brute force, sizes 0, 1, 2) that meets every threat window; types are
+//! defined by recursion on "one or two more stones", memoised only so the sweep finishes.
 
-use crate::{ConnType, K};
+use crate::{ConnType, Params};
 use std::collections::HashMap;
 
 /// A connection as a plain list of points: `true` holds a stone of the connection's owner.
@@ -17,34 +19,70 @@ pub fn stones(len: u32, f: u32) -> Stones {
     (0..len).map(|i| f >> i & 1 == 1).collect()
 }
 
-fn windows(c: &[bool]) -> impl Iterator<Item = &[bool]> + '_ {
-    c.windows(K as usize)
-}
-
 fn count(w: &[bool]) -> usize {
     w.iter().filter(|&&s| s).count()
 }
 
-/// `l(c)`: the most stones in any window of six (Definition 11).
-pub fn closeness(c: &[bool]) -> usize {
-    windows(c).map(count).max().unwrap_or(0)
+/// The lengths of the maximal runs of stones.
+fn runs(c: &[bool]) -> Vec<usize> {
+    c.split(|&s| !s).map(<[bool]>::len).filter(|&n| n > 0).collect()
 }
 
-/// Contains six stones in a row.
-pub fn has_six(c: &[bool]) -> bool {
-    windows(c).any(|w| count(w) == K as usize)
+/// Does a run of `n` stones win under `params`?
+fn wins(params: Params, n: usize) -> bool {
+    let k = params.k as usize;
+    if params.exact {
+        n == k
+    } else {
+        n >= k
+    }
 }
 
-/// `thn(c)` capped at 3: the fewest empty points that meet every window with ≥ 4 stones.
-pub fn threats(c: &[bool]) -> usize {
-    let threat_windows: Vec<usize> = (0..c.len() + 1 - K as usize)
-        .filter(|&w| count(&c[w..w + K as usize]) >= K as usize - 2)
-        .collect();
+/// Does `c` hold a winning row?
+pub fn has_win(params: Params, c: &[bool]) -> bool {
+    runs(c).into_iter().any(|n| wins(params, n))
+}
+
+/// `l(c)`: the most stones in any window of k points (Definition 11).
+pub fn closeness(params: Params, c: &[bool]) -> usize {
+    c.windows(params.k as usize).map(count).max().unwrap_or(0)
+}
+
+/// The threat windows of `c`, by start: k − p stones or more, not yet a win, and a winning row
+/// through the window once its empty points are filled.
+fn threat_windows(params: Params, c: &[bool]) -> Vec<usize> {
+    let k = params.k as usize;
+    (0..=c.len() - k)
+        .filter(|&w| {
+            let n = count(&c[w..w + k]);
+            if n < k - params.p as usize || n == k {
+                return false;
+            }
+            let mut filled = c.to_vec();
+            filled[w..w + k].iter_mut().for_each(|s| *s = true);
+            // The run through the window once it is filled.
+            let mut a = w;
+            while a > 0 && filled[a - 1] {
+                a -= 1;
+            }
+            let mut b = w + k;
+            while b < c.len() && filled[b] {
+                b += 1;
+            }
+            wins(params, b - a)
+        })
+        .collect()
+}
+
+/// `thn(c)` capped at 3: the fewest empty points that meet every threat window.
+pub fn threats(params: Params, c: &[bool]) -> usize {
+    let k = params.k as usize;
+    let windows = threat_windows(params, c);
     let empties: Vec<usize> = (0..c.len()).filter(|&i| !c[i]).collect();
     let hits = |set: &[usize]| {
-        threat_windows
+        windows
             .iter()
-            .all(|&w| set.iter().any(|&p| p >= w && p < w + K as usize))
+            .all(|&w| set.iter().any(|&p| p >= w && p < w + k))
     };
     if hits(&[]) {
         return 0;
@@ -64,16 +102,30 @@ pub fn threats(c: &[bool]) -> usize {
     3
 }
 
-/// The reference classifier, with its memo.
-#[derive(Default)]
+/// The reference classifier of one game's connections, with its memo.
 pub struct Reference {
+    params: Params,
     memo: HashMap<Stones, ConnType>,
 }
 
+impl Default for Reference {
+    fn default() -> Self {
+        Reference::new()
+    }
+}
+
 impl Reference {
-    /// A classifier with an empty memo.
+    /// A Connect6 classifier with an empty memo.
     pub fn new() -> Self {
-        Self::default()
+        Reference::for_params(Params::CONNECT6)
+    }
+
+    /// A classifier for `params` with an empty memo.
+    pub fn for_params(params: Params) -> Self {
+        Reference {
+            params,
+            memo: HashMap::new(),
+        }
     }
 
     fn with(&mut self, c: &[bool], extra: &[usize]) -> ConnType {
@@ -84,15 +136,21 @@ impl Reference {
         self.classify(&d)
     }
 
-    /// Type of connection `c` by Definitions 10–13 (see [`crate::classify_all`] for the reading
-    /// that reproduces Table 1).
+    /// Is `c` with `extra` stones live: exactly p threats (`L4` or `L5`)?
+    fn live_with(&mut self, c: &[bool], extra: &[usize]) -> bool {
+        matches!(self.with(c, extra), ConnType::L4 | ConnType::L5)
+    }
+
+    /// Type of connection `c` by Definitions 10–13 with k and p (see
+    /// [`crate::classify_all_for`] for the reading that reproduces Table 1).
     pub fn classify(&mut self, c: &[bool]) -> ConnType {
         if let Some(&t) = self.memo.get(c) {
             return t;
         }
         use ConnType::*;
-        let l = closeness(c);
-        let thn = threats(c);
+        let (k, p) = (self.params.k as usize, self.params.p as usize);
+        let l = closeness(self.params, c);
+        let thn = threats(self.params, c);
         let empties: Vec<usize> = (0..c.len()).filter(|&i| !c[i]).collect();
         let mut pairs = Vec::new();
         for (x, &a) in empties.iter().enumerate() {
@@ -100,36 +158,33 @@ impl Reference {
                 pairs.push([a, b]);
             }
         }
-        let t = if has_six(c) {
+        let t = if has_win(self.params, c) {
             WIN
-        } else if thn >= 3 {
+        } else if thn > p {
             DW
-        } else if thn == 2 {
-            if l == 5 {
+        } else if thn == p && thn > 0 {
+            if l == k - 1 {
                 L5
             } else {
                 L4
             }
-        } else if thn == 1 {
-            if l == 5 {
+        } else if thn > 0 {
+            if l == k - 1 {
                 D5
-            } else if empties
-                .iter()
-                .any(|&i| matches!(self.with(c, &[i]), L4 | L5))
-            {
+            } else if empties.iter().any(|&i| self.live_with(c, &[i])) {
                 S4
             } else {
                 D4
             }
-        } else if l == 3 {
-            if empties.iter().any(|&i| self.with(c, &[i]) == L4) {
+        } else if l + p + 1 == k {
+            if empties.iter().any(|&i| self.live_with(c, &[i])) {
                 L3
-            } else if pairs.iter().any(|p| matches!(self.with(c, p), L4 | L5)) {
+            } else if pairs.iter().any(|pair| self.live_with(c, pair)) {
                 S3
             } else {
                 D3
             }
-        } else if l == 2 && pairs.iter().any(|p| self.with(c, p) == L4) {
+        } else if l + p + 2 == k && pairs.iter().any(|pair| self.live_with(c, pair)) {
             L2
         } else {
             O

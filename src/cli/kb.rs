@@ -2,16 +2,21 @@
 
 use anyhow::{Context, Result};
 use clap::Subcommand;
-use cpbim::kb::{self, ConnType};
+use cpbim::kb::{self, ConnType, Origin, Tables};
+use cpbim::Game;
 use std::path::PathBuf;
 
 #[derive(Subcommand)]
 pub enum KbCommand {
-    /// Print Table 1 (shapes per connection type) and Table 2 (table sizes).
+    /// Print Table 1 (shapes per connection type) and Table 2 (table sizes); with --game, the
+    /// type table of any game.
     Stats {
         /// Print JSON instead of tables.
         #[arg(long)]
         json: bool,
+        /// The game whose tables to show (connect6, gomoku, renju, gomoku:20, connect(m,n,k,p,q)…).
+        #[arg(long, value_parser = super::parse_game)]
+        game: Option<Game>,
     },
     /// Write ct.bin and ti.bin (layout in docs/knowledge-base.md) into DIR.
     Export {
@@ -27,7 +32,11 @@ pub enum KbCommand {
 
 pub fn run(command: KbCommand) -> Result<()> {
     match command {
-        KbCommand::Stats { json } => stats(json),
+        KbCommand::Stats { json, game: None } => stats(json),
+        KbCommand::Stats {
+            json,
+            game: Some(game),
+        } => game_stats(&game, json),
         KbCommand::Export { dir } => {
             kb::export(&dir).with_context(|| format!("writing tables into {}", dir.display()))?;
             println!(
@@ -87,5 +96,90 @@ fn stats(json: bool) -> Result<()> {
     println!("Connect6 15x15  {:>9.3}", z.connect6_15);
     println!("Connect6 13x13  {:>9.3}", z.connect6_13);
     println!("Gomoku   15x15  {:>9.3}", z.gomoku_15);
+    Ok(())
+}
+
+fn origin_text(o: &Origin) -> String {
+    match o {
+        Origin::BuiltIn => "built into the binary".into(),
+        Origin::Generated(ms) => format!("generated in {ms} ms (no writable cache)"),
+        Origin::Written(p) => format!("generated and cached in {}", p.display()),
+        Origin::Cached(p) => format!("read from the cache {}", p.display()),
+    }
+}
+
+/// The tables of `game` with the colours that play by each.
+fn colour_tables(game: &Game) -> Vec<(&'static str, &'static Tables)> {
+    let [black, white] = kb::game_tables(game);
+    if std::ptr::eq(black, white) {
+        vec![("both", black)]
+    } else {
+        vec![("black", black), ("white", white)]
+    }
+}
+
+fn table_json(colour: &str, t: &Tables) -> serde_json::Value {
+    let counts = t.counts();
+    let mut types = serde_json::Map::new();
+    for c in ConnType::ALL {
+        types.insert(c.name().into(), counts[c as usize].into());
+    }
+    serde_json::json!({
+        "colour": colour,
+        "k": t.params.k, "p": t.params.p, "exact": t.params.exact, "n": t.n,
+        "shapes": counts.iter().sum::<u64>(),
+        "types": types,
+        "size_kb": t.size_kb(),
+        "origin": origin_text(&t.origin),
+    })
+}
+
+fn game_stats(game: &Game, json: bool) -> Result<()> {
+    let start = std::time::Instant::now();
+    let tables = colour_tables(game);
+    let took = start.elapsed();
+    if json {
+        let v: Vec<_> = tables.iter().map(|(c, t)| table_json(c, t)).collect();
+        println!(
+            "{}",
+            serde_json::json!({"game": game.to_string(), "tables": v, "sizes_kb": kb::stats().sizes_kb})
+        );
+        return Ok(());
+    }
+    for (colour, t) in &tables {
+        let counts = t.counts();
+        let total: u64 = counts.iter().sum();
+        let who = match *colour {
+            "both" => String::new(),
+            c => format!(", {c}"),
+        };
+        println!(
+            "Connection types of {game}{who}: {} in a row{}, {} stone{} per move; lines up to {} long",
+            t.params.k,
+            if t.params.exact { " exactly" } else { " or more" },
+            t.params.p,
+            if t.params.p == 1 { "" } else { "s" },
+            t.n
+        );
+        println!("{:<4} {:>8} {:>8}  what it is", "CT", "Num", "Per(%)");
+        for &c in ConnType::ALL.iter().rev() {
+            let n = counts[c as usize];
+            println!(
+                "{:<4} {:>8} {:>8.3}  {}",
+                c.name(),
+                n,
+                100.0 * n as f64 / total as f64,
+                kb::role(c, t.params)
+            );
+        }
+        println!("{:<4} {:>8} {:>8.3}", "all", total, 100.0);
+        println!(
+            "table size, 4-bit entries: {:.3} KB; {} ({:.0} ms)",
+            t.size_kb(),
+            origin_text(&t.origin),
+            took.as_secs_f64() * 1e3
+        );
+        println!();
+    }
     Ok(())
 }

@@ -99,7 +99,7 @@ impl InputArgs {
     }
 }
 
-fn parse_game(s: &str) -> Result<Game, String> {
+pub(crate) fn parse_game(s: &str) -> Result<Game, String> {
     s.parse::<Game>().map_err(|e| e.to_string())
 }
 
