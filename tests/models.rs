@@ -1,33 +1,58 @@
-//! The four position models: incremental state equals a rebuild, every model answers every
-//! query identically, connections follow Definitions 2–5, and the paper's effect bounds hold.
+//! The position models of every game: incremental state equals a rebuild, every model answers
+//! every query identically and as brute force on the plain board does, connections follow
+//! Definitions 2–5, and the paper's effect bounds hold.
 
 use cpbim::games::{bundled_games_path, load_games};
 use cpbim::geom::Dir;
-use cpbim::Game;
-
-const SIZE: usize = 19;
-use cpbim::model::{candidate_set, line_connections, Connection, Threat};
-use cpbim::{Board, Color, Cpbim, Cpbm, Iu, Model, Point, Raw};
+use cpbim::model::{
+    candidate_set, line_connections, Connection, CpbimK4, CpbimK5, CpbimK6, CpbimK7, CpbimK8,
+    Effect, Incremental, Level, Threat, TypeSource,
+};
+use cpbim::model::{Cpbim5, Cpbm5, Iu5};
+use cpbim::{Board, Color, Cpbim, Cpbm, Game, Iu, Model, Point, Raw};
 use proptest::prelude::*;
 
-/// All four models side by side, driven in lockstep.
-struct Four {
+/// What the incremental models tell about themselves.
+trait Incr: Model {
+    fn matches_rebuild(&self) -> bool;
+    fn last_effect(&self) -> Option<Effect>;
+}
+
+impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Incr for Incremental<S, K, G, L> {
+    fn matches_rebuild(&self) -> bool {
+        Incremental::matches_rebuild(self)
+    }
+    fn last_effect(&self) -> Option<Effect> {
+        Incremental::last_effect(self)
+    }
+}
+
+/// Raw, IU, CPBM and CPBIM of one game side by side, driven in lockstep. For a game without
+/// comparison models, `iu` and `cpbm` are Raw again and CPBIM is the game's kind.
+struct Four<I: Model, C: Model, P: Incr> {
     raw: Raw,
-    iu: Iu,
-    cpbm: Cpbm,
-    cpbim: Cpbim,
+    iu: I,
+    cpbm: C,
+    cpbim: P,
     stack: Vec<Point>,
 }
 
-impl Four {
+type Connect6Four = Four<Iu, Cpbm, Cpbim>;
+type FiveFour = Four<Iu5, Cpbm5, Cpbim5>;
+
+impl<I: Model, C: Model, P: Incr> Four<I, C, P> {
     fn new(board: &Board) -> Self {
         Four {
             raw: Raw::from_board(board),
-            iu: Iu::from_board(board),
-            cpbm: Cpbm::from_board(board),
-            cpbim: Cpbim::from_board(board),
+            iu: I::from_board(board),
+            cpbm: C::from_board(board),
+            cpbim: P::from_board(board),
             stack: Vec::new(),
         }
+    }
+
+    fn game(&self) -> Game {
+        *self.raw.game()
     }
 
     fn make(&mut self, p: Point, c: Color) {
@@ -37,9 +62,14 @@ impl Four {
         self.cpbim.make(p, c);
         self.stack.push(p);
         let e = self.cpbim.last_effect().expect("a frame");
-        assert!(e.connections <= 12, "{e:?}");
-        assert!(e.points <= 4 * SIZE - 3, "{e:?}");
-        assert_eq!(self.iu.last_effect(), Some(e));
+        let g = self.game();
+        let side = g.m().max(g.n());
+        // Paper §7.2: at most 12 connections (3 per line: the owner's, and the two the
+        // opponent's splits into) where at most two fit a line; and at most 4n − 3 points.
+        if g.k() == 6 && side <= 19 {
+            assert!(e.connections <= 12, "{e:?}");
+        }
+        assert!(e.points <= 4 * side - 3, "{e:?}");
     }
 
     fn unmake(&mut self) {
@@ -50,11 +80,10 @@ impl Four {
         self.stack.pop();
     }
 
-    /// Every query of every model agrees with Raw's answer; point types are checked on
-    /// `points`.
+    /// Every query of every model agrees with Raw's answer, and Raw's with brute force; point
+    /// types are checked on `points`.
     fn check(&self, points: &[Point]) {
         assert!(self.cpbim.matches_rebuild(), "CPBIM differs from a rebuild");
-        assert!(self.iu.matches_rebuild(), "IU differs from a rebuild");
         let board = self.raw.board();
         assert_eq!(self.iu.board(), board);
         assert_eq!(self.cpbm.board(), board);
@@ -79,19 +108,20 @@ impl Four {
                 "live windows vs brute force"
             );
             let thn = self.raw.thn(c);
-            assert_eq!(self.iu.thn(c), thn);
-            assert_eq!(self.cpbm.thn(c), thn);
-            assert_eq!(self.cpbim.thn(c), thn);
+            assert_eq!(
+                (self.iu.thn(c), self.cpbm.thn(c), self.cpbim.thn(c)),
+                (thn, thn, thn)
+            );
             assert_eq!(brute_thn(board, &w[0]), thn, "thn vs brute force");
-            let six = self.raw.has_six(c);
-            assert_eq!(six, board.find_win_of(c).is_some());
+            let win = self.raw.has_win(c);
+            assert_eq!(win, board.find_win_of(c).is_some());
             assert_eq!(
                 (
-                    self.iu.has_six(c),
-                    self.cpbm.has_six(c),
-                    self.cpbim.has_six(c)
+                    self.iu.has_win(c),
+                    self.cpbm.has_win(c),
+                    self.cpbim.has_win(c)
                 ),
-                (six, six, six)
+                (win, win, win)
             );
             let b = self.raw.blockers(c);
             assert_eq!(
@@ -102,14 +132,25 @@ impl Four {
                 ),
                 (b, b, b)
             );
-            for t in 2..=4 {
-                let r = self.raw.candidates(c, t);
-                assert_eq!(self.iu.candidates(c, t), r, "candidates({c}, {t})");
-                assert_eq!(self.cpbm.candidates(c, t), r, "candidates({c}, {t})");
-                assert_eq!(self.cpbim.candidates(c, t), r, "candidates({c}, {t})");
+            for level in [Level::Attack, Level::NearLive, Level::Live] {
+                let r = self.raw.candidates(c, level);
+                assert_eq!(
+                    self.iu.candidates(c, level),
+                    r,
+                    "candidates({c}, {level:?})"
+                );
+                assert_eq!(
+                    self.cpbm.candidates(c, level),
+                    r,
+                    "candidates({c}, {level:?})"
+                );
+                assert_eq!(
+                    self.cpbim.candidates(c, level),
+                    r,
+                    "candidates({c}, {level:?})"
+                );
             }
-            let r = candidate_set(&self.raw, c);
-            assert_eq!(candidate_set(&self.cpbim, c), r);
+            assert_eq!(candidate_set(&self.cpbim, c), candidate_set(&self.raw, c));
             for &p in points {
                 for d in Dir::ALL {
                     if board.is_empty(p) {
@@ -131,31 +172,49 @@ impl Four {
     }
 }
 
-/// Live windows straight from the definition: every six consecutive points of every line.
+/// Does a row of `n` stones of `c` win in the board's game?
+fn wins(board: &Board, c: Color, n: usize) -> bool {
+    board.game().wins(c, n)
+}
+
+/// Live windows straight from the definition: every k consecutive points of every line of the
+/// board, holding at least k − p stones of `c` and none of the opponent, whose filling makes a
+/// winning row (the run through the filled window, measured on the board; a winning row is a
+/// live window with no empty point).
 fn brute_live_windows(board: &Board, c: Color) -> Vec<Threat> {
+    let g = *board.game();
+    let (k, p) = (g.k() as isize, g.p());
+    let at = |x: isize, y: isize| {
+        ((0..g.m() as isize).contains(&x) && (0..g.n() as isize).contains(&y))
+            .then(|| Point::new(x as usize, y as usize).unwrap())
+    };
     let mut out = Vec::new();
-    for row in 0..SIZE as isize {
-        for col in 0..SIZE as isize {
+    for row in 0..g.n() as isize {
+        for col in 0..g.m() as isize {
             for (dc, dr) in [(1, 0), (0, 1), (1, 1), (-1, 1)] {
-                let pts: Option<Vec<Point>> = (0..6)
-                    .map(|i| {
-                        let (x, y) = (col + dc * i, row + dr * i);
-                        if (0..SIZE as isize).contains(&x) && (0..SIZE as isize).contains(&y) {
-                            Point::new(x as usize, y as usize)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect();
+                let pts: Option<Vec<Point>> =
+                    (0..k).map(|i| at(col + dc * i, row + dr * i)).collect();
                 let Some(pts) = pts else { continue };
-                let own = pts.iter().filter(|&&p| board.get(p) == Some(c)).count();
-                let opp = pts
-                    .iter()
-                    .filter(|&&p| board.get(p) == Some(c.opponent()))
-                    .count();
-                if own >= 4 && opp == 0 {
+                let own = pts.iter().filter(|&&q| board.get(q) == Some(c)).count();
+                let opp = pts.iter().any(|&q| board.get(q) == Some(c.opponent()));
+                if own < g.k() - p || opp {
+                    continue;
+                }
+                // The run through the filled window.
+                let stone = |i: isize| {
+                    at(col + dc * i, row + dr * i).is_some_and(|q| board.get(q) == Some(c))
+                };
+                let mut before = 0;
+                while stone(-1 - before) {
+                    before += 1;
+                }
+                let mut after = 0;
+                while stone(k + after) {
+                    after += 1;
+                }
+                if wins(board, c, (k + before + after) as usize) {
                     let empties: Vec<Point> =
-                        pts.into_iter().filter(|&p| board.is_empty(p)).collect();
+                        pts.into_iter().filter(|&q| board.is_empty(q)).collect();
                     out.push(Threat::new(&empties));
                 }
             }
@@ -171,8 +230,12 @@ fn brute_thn(board: &Board, windows: &[Threat]) -> u8 {
     if windows.is_empty() {
         return 0;
     }
+    if windows.iter().any(|w| w.is_six()) {
+        return 3;
+    }
     let hits = |set: &[Point]| windows.iter().all(|w| set.iter().any(|&p| w.contains(p)));
-    let empties: Vec<Point> = Game::CONNECT6
+    let empties: Vec<Point> = board
+        .game()
         .points()
         .filter(|&p| board.is_empty(p))
         .collect();
@@ -190,11 +253,12 @@ fn brute_thn(board: &Board, windows: &[Threat]) -> u8 {
 }
 
 /// Points on the four lines through `p`.
-fn near(p: Point) -> Vec<Point> {
+fn near(game: &Game, p: Point) -> Vec<Point> {
+    let geo = game.geometry();
     let mut v = Vec::new();
     for d in Dir::ALL {
-        if let Some(s) = Game::CONNECT6.geometry().slot(p, d) {
-            let l = &Game::CONNECT6.geometry().lines[s.line as usize];
+        if let Some(s) = geo.slot(p, d) {
+            let l = &geo.lines[s.line as usize];
             v.extend_from_slice(&l.points[..l.len as usize]);
         }
     }
@@ -220,18 +284,16 @@ fn ops() -> impl Strategy<Value = Vec<Op>> {
 
 /// A point near the existing stones (or anywhere at first), so games build threats.
 fn pick(board: &Board, seed: u16, last: Option<Point>) -> Option<Point> {
+    let g = board.game();
     let empties: Vec<Point> = match last {
-        Some(q) => Game::CONNECT6
+        Some(q) => g
             .points()
             .filter(|&p| board.is_empty(p) && p.distance(q) <= 2)
             .collect(),
         None => Vec::new(),
     };
     let pool = if empties.is_empty() || seed.is_multiple_of(7) {
-        Game::CONNECT6
-            .points()
-            .filter(|&p| board.is_empty(p))
-            .collect()
+        g.points().filter(|&p| board.is_empty(p)).collect()
     } else {
         empties
     };
@@ -242,46 +304,101 @@ fn pick(board: &Board, seed: u16, last: Option<Point>) -> Option<Point> {
     }
 }
 
+/// A random game of `game` with make/unmake interleavings, every model checked at every step.
+fn random_game<I: Model, C: Model, P: Incr>(game: Game, ops: &[Op]) {
+    let mut m = Four::<I, C, P>::new(&Board::new(game));
+    for (step, op) in ops.iter().enumerate() {
+        match *op {
+            Op::Make(seed, white) => {
+                let last = m.stack.last().copied();
+                let Some(p) = pick(m.raw.board(), seed, last) else {
+                    continue;
+                };
+                m.make(p, if white { Color::White } else { Color::Black });
+                let pts: Vec<Point> = if step % 16 == 0 {
+                    game.points().collect()
+                } else {
+                    near(&game, p)
+                };
+                m.check(&pts);
+            }
+            Op::Unmake => {
+                if let Some(p) = m.stack.last().copied() {
+                    m.unmake();
+                    m.check(&near(&game, p));
+                }
+            }
+        }
+    }
+    while !m.stack.is_empty() {
+        m.unmake();
+    }
+    m.check(&[game.center()]);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
 
     #[test]
-    fn random_games_with_make_unmake_interleavings(ops in ops()) {
-        let mut m = Four::new(&Board::new(Game::CONNECT6));
-        for (step, op) in ops.iter().enumerate() {
-            match *op {
-                Op::Make(seed, white) => {
-                    let last = m.stack.last().copied();
-                    let Some(p) = pick(m.raw.board(), seed, last) else { continue };
-                    m.make(p, if white { Color::White } else { Color::Black });
-                    let pts: Vec<Point> = if step % 16 == 0 { Game::CONNECT6.points().collect() } else { near(p) };
-                    m.check(&pts);
-                }
-                Op::Unmake => {
-                    if let Some(p) = m.stack.last().copied() {
-                        m.unmake();
-                        m.check(&near(p));
-                    }
-                }
-            }
-        }
-        while !m.stack.is_empty() {
-            m.unmake();
-        }
-        m.check(&[Point::CENTER]);
+    fn connect6_random_games(ops in ops()) {
+        random_game::<Iu, Cpbm, Cpbim>(Game::CONNECT6, &ops);
+    }
+
+    #[test]
+    fn gomoku_random_games(ops in ops()) {
+        random_game::<Iu5, Cpbm5, Cpbim5>(Game::GOMOKU, &ops);
+    }
+
+    #[test]
+    fn standard_gomoku_random_games(ops in ops()) {
+        random_game::<Iu5, Cpbm5, Cpbim5>(Game::GOMOKU_STANDARD, &ops);
+    }
+
+    #[test]
+    fn renju_random_games(ops in ops()) {
+        random_game::<Iu5, Cpbm5, Cpbim5>(Game::RENJU, &ops);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// The other kinds (CPBIM only) against Raw, on games of every k, p and rule.
+    #[test]
+    fn other_games_random_games(ops in ops()) {
+        let g = |s: &str| s.parse::<Game>().unwrap();
+        random_game::<Raw, Raw, CpbimK4>(g("connect(12,10,4,2,1)"), &ops);
+        random_game::<Raw, Raw, CpbimK4>(g("connect(20,20,4,1,1)"), &ops);
+        random_game::<Raw, Raw, CpbimK5>(g("gomoku:20"), &ops);
+        random_game::<Raw, Raw, CpbimK5>(g("renju:18"), &ops);
+        random_game::<Raw, Raw, CpbimK6>(g("connect(20,20,6,2,1)"), &ops);
+        random_game::<Raw, Raw, CpbimK6>(g("connect(11,9,6,1,1)"), &ops);
+        random_game::<Raw, Raw, CpbimK7>(g("connect(14,14,7,2,2)"), &ops);
+        random_game::<Raw, Raw, CpbimK8>(g("connect(20,16,8,1,1)"), &ops);
+        random_game::<Iu, Cpbm, Cpbim>(g("connect6:13"), &ops);
+    }
+}
+
+impl Incr for Raw {
+    fn matches_rebuild(&self) -> bool {
+        true
+    }
+    fn last_effect(&self) -> Option<Effect> {
+        None
     }
 }
 
 #[test]
 fn real_games_replayed_and_taken_back() {
     let games = load_games(&bundled_games_path()).expect("bundled games");
+    let c6 = Game::CONNECT6;
     for g in games.iter().step_by(400) {
-        let mut m = Four::new(&Board::new(Game::CONNECT6));
+        let mut m = Connect6Four::new(&Board::new(c6));
         for (i, &p) in g.moves.iter().enumerate() {
-            m.make(p, Game::CONNECT6.color_of_stone(i));
-            m.check(&near(p));
+            m.make(p, c6.color_of_stone(i));
+            m.check(&near(&c6, p));
         }
-        m.check(&Game::CONNECT6.points().collect::<Vec<_>>());
+        m.check(&c6.points().collect::<Vec<_>>());
         while !m.stack.is_empty() {
             m.unmake();
         }
@@ -316,7 +433,7 @@ fn figure_1_line_has_five_connections() {
     // Figure 1 of the paper: A = ('B', 11, 208), B = ('W', 11, 8), C = ('B', 7, 0) on one line;
     // D and E = an empty line, one black and one white connection of shape 524224.
     let (n, b, w) = line("....X.XX...O.......");
-    let cs = line_connections(n, b, w);
+    let cs = line_connections(6, n, b, w);
     assert_eq!(
         cs,
         vec![
@@ -325,27 +442,32 @@ fn figure_1_line_has_five_connections() {
             conn(Color::White, 8, 11, 8),
         ]
     );
-    let shapes: Vec<u32> = cs.iter().map(|c| c.shape()).collect();
+    let shapes: Vec<u32> = cs.iter().map(|c| c.shape(6)).collect();
     assert_eq!(shapes, vec![2192, 64, 1992]);
     let (n, b, w) = line("...................");
-    let cs = line_connections(n, b, w);
+    let cs = line_connections(6, n, b, w);
     assert_eq!(
         cs,
         vec![conn(Color::Black, 0, 19, 0), conn(Color::White, 0, 19, 0)]
     );
-    assert_eq!(cs[0].shape(), 524_224);
+    assert_eq!(cs[0].shape(6), 524_224);
 }
 
 #[test]
 fn hand_made_lines() {
     // Runs shorter than six are no connection.
     let (n, b, w) = line("OXXXXXO");
-    assert_eq!(line_connections(n, b, w), vec![]);
+    assert_eq!(line_connections(6, n, b, w), vec![]);
+    // ...but five points are a connection of Gomoku.
+    assert_eq!(
+        line_connections(5, n, b, w),
+        vec![conn(Color::Black, 1, 5, 31)]
+    );
     // Black's runs are cut by the white stones: 0..=5 (one stone), 7..=12 (empty) and 14..=18
     // (five points: too short). White's run is everything but the black stones: 1..=17.
     let (n, b, w) = line("X.....O......O....X");
     assert_eq!(
-        line_connections(n, b, w),
+        line_connections(6, n, b, w),
         vec![
             conn(Color::Black, 0, 6, 1),
             conn(Color::Black, 7, 6, 0),
@@ -353,20 +475,28 @@ fn hand_made_lines() {
         ]
     );
     // A six-point diagonal line holding nothing: both colours.
-    assert_eq!(line_connections(6, 0, 0).len(), 2);
-    // Gamma: at most two connections of a colour fit in 19 points.
+    assert_eq!(line_connections(6, 6, 0, 0).len(), 2);
+    // Gamma: at most two connections of a colour fit in 19 points for k = 6, four for k = 4.
     let (n, b, w) = line("......O......O.....");
+    let black = |k| {
+        line_connections(k, n, b, w)
+            .iter()
+            .filter(|c| c.color == Color::Black)
+            .count()
+    };
+    assert_eq!(black(6), 2);
+    let (n, b, w) = line("....O....O....O....");
     assert_eq!(
-        line_connections(n, b, w)
+        line_connections(4, n, b, w)
             .iter()
             .filter(|c| c.color == Color::Black)
             .count(),
-        2
+        4
     );
 }
 
-fn board_of(black: &str, white: &str) -> Board {
-    let mut b = Board::new(Game::CONNECT6);
+fn board_of(game: Game, black: &str, white: &str) -> Board {
+    let mut b = Board::new(game);
     for (s, c) in [(black, Color::Black), (white, Color::White)] {
         for t in s.split_whitespace() {
             b.set(t.parse().unwrap(), Some(c));
@@ -386,20 +516,47 @@ fn all_thn(board: &Board, c: Color) -> [u8; 4] {
 
 #[test]
 fn threats_in_two_lines_crossing_at_one_point() {
+    let c6 = Game::CONNECT6;
     // Row 5: O X X X X . . O → one window, empties F5 G5. Column F: O(3) . . X X X X O(10)
     // → one window, empties F4 F5. Both are met by F5: thn = 1 although each line has one.
-    let b = board_of("B5 C5 D5 E5 F6 F7 F8 F9", "A5 H5 F3 F10");
-    let four = Four::new(&b);
-    four.check(&Game::CONNECT6.points().collect::<Vec<_>>());
+    let b = board_of(c6, "B5 C5 D5 E5 F6 F7 F8 F9", "A5 H5 F3 F10");
+    let four = Connect6Four::new(&b);
+    four.check(&c6.points().collect::<Vec<_>>());
     assert_eq!(all_thn(&b, Color::Black), [1; 4]);
     // The same column shape on column J: its window (J5 J6 empty) misses F5 G5: thn = 2.
-    let b = board_of("B5 C5 D5 E5 J7 J8 J9 J10", "A5 H5 J4 J11");
+    let b = board_of(c6, "B5 C5 D5 E5 J7 J8 J9 J10", "A5 H5 J4 J11");
     assert_eq!(all_thn(&b, Color::Black), [2; 4]);
     // A third, separate threat on row 12: thn = 3.
     let b = board_of(
+        c6,
         "B5 C5 D5 E5 J7 J8 J9 J10 K12 L12 M12 N12",
         "A5 H5 J4 J11 J12 Q12",
     );
     assert_eq!(all_thn(&b, Color::Black), [3; 4]);
-    Four::new(&b).check(&Game::CONNECT6.points().collect::<Vec<_>>());
+    Connect6Four::new(&b).check(&c6.points().collect::<Vec<_>>());
+}
+
+#[test]
+fn exact_five_and_renju_windows() {
+    // Black X X X X . X on row 8: freestyle Gomoku counts the gap as a five-window threat
+    // (filling E8 makes six); standard Gomoku and Renju's black do not.
+    let row = "A8 B8 C8 D8 F8";
+    for (game, threat) in [
+        (Game::GOMOKU, true),
+        (Game::GOMOKU_STANDARD, false),
+        (Game::RENJU, false),
+    ] {
+        let b = board_of(game, row, "");
+        let m = FiveFour::new(&b);
+        m.check(&game.points().collect::<Vec<_>>());
+        let mut w = Vec::new();
+        m.cpbim.live_windows(Color::Black, &mut w);
+        let through_e8 = w.iter().any(|t| t.contains("E8".parse().unwrap()));
+        assert_eq!(through_e8, threat, "{game}");
+    }
+    // White in Renju plays five or more: the same shape threatens.
+    let b = board_of(Game::RENJU, "", row);
+    let mut w = Vec::new();
+    Cpbim5::from_board(&b).live_windows(Color::White, &mut w);
+    assert!(w.iter().any(|t| t.contains("E8".parse().unwrap())));
 }

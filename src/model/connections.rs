@@ -2,28 +2,25 @@
 //! (knowledge base + delta stack), IU (classifier + delta stack) and CPBM (knowledge base,
 //! rebuilt from the board after every change).
 //!
-//! A line of the board holds, per colour, at most γ(19,6) = 2 connections (Theorem 4), each
-//! `(from, |c|, f(c))` — the paper's `Position[color][line][uc]` — together with what is derived
-//! from it: its type, its threat count and the masks of empty points lying in windows with at
-//! least 2, 3 and 4 of its stones.
+//! A line of the board holds, per colour, at most γ(n,k) = ⌊(n+1)/(k+1)⌋ connections (Theorem
+//! 4), each `(from, |c|, f(c))` — the paper's `Position[color][line][uc]` — together with what is
+//! derived from it: its type, its threat count and the masks of empty points lying in windows
+//! with enough of its stones to matter to the search (`Level`).
+//!
+//! The models are generic over k, γ and the number of line slots (compile-time constants, so
+//! Connect6's windows of six and two slots per line compile to what they were when those numbers
+//! were written in) and over where types come from ([`TypeSource`]); the board size, p and the
+//! rule are the game's, at run time (`docs/design/games.md`).
 
-use super::{cover_number, Model, Threat};
+use super::{cover_number, Level, Model, Threat};
 use crate::board::Board;
-use crate::game::CONNECT6_GEOMETRY as GEOMETRY;
-use crate::geom::{Color, Dir, Point, PointSet, MAX_POINTS};
-use crate::kb::{self, ConnType};
+use crate::game::Game;
+use crate::geom::{Color, Dir, Geometry, Point, PointSet, MAX_POINTS};
+use crate::kb::{self, Composite, ConnType, Params, Tables};
 use crate::model::Played;
 use crate::zobrist;
-use cpbim_kb::{bits, classify_direct, point_type as upgrade_type, shape_index, window_stats};
+use cpbim_kb::{bits, point_type as upgrade_type, shape_index};
 use std::cell::{Cell, RefCell};
-use std::marker::PhantomData;
-
-/// Stones in a row that win: the models are Connect6's so far (`docs/design/games.md`).
-pub const K: usize = 6;
-/// Lines of the 19×19 board at least six long: χ(19,6) = 6n − 4k + 2 (paper §6.1).
-pub const LINES: usize = 92;
-/// Potential connections of one colour in a line: γ(19,6) = ⌊(n+1)/(k+1)⌋ (Theorem 4).
-pub const GAMMA: usize = 2;
 
 /// One potential connection of a line (Definition 29/30) and what is derived from it.
 /// `len == 0` is the paper's φ: no connection.
@@ -31,15 +28,15 @@ pub const GAMMA: usize = 2;
 pub struct Conn {
     /// Offset in the line of the connection's first point.
     pub from: u8,
-    /// `|c|`, 6..=19, or 0 for none.
+    /// `|c|`, k..=n, or 0 for none.
     pub len: u8,
     /// Connection type code.
     pub ty: u8,
-    /// `thn(c)` capped at 3 (3 for a six).
+    /// `thn(c)` capped at 3 (3 for a win).
     pub thn: u8,
     /// `f(c)`: bit `i` = stone on the connection's point `i`.
     pub f: u32,
-    /// Line-offset masks of the empty points in windows with ≥ 2, ≥ 3, ≥ 4 stones.
+    /// Line-offset masks of the empty points of the windows of each [`Level`].
     pub masks: [u32; 3],
 }
 
@@ -50,13 +47,22 @@ impl Conn {
     }
 }
 
-/// A line's stones and its connections, per colour.
-#[derive(Clone, Copy, Default, PartialEq, Eq, Debug)]
-pub struct LineState {
+/// A line's stones and its connections, per colour (at most `G` each).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct LineState<const G: usize> {
     /// Stones by colour index, bit = offset.
     pub stones: [u32; 2],
     /// Connections by colour index, ordered by `from`, unused slots `len == 0`.
-    pub conns: [[Conn; GAMMA]; 2],
+    pub conns: [[Conn; G]; 2],
+}
+
+impl<const G: usize> Default for LineState<G> {
+    fn default() -> Self {
+        LineState {
+            stones: [0; 2],
+            conns: [[Conn::default(); G]; 2],
+        }
+    }
 }
 
 /// A connection of a line as Definitions 2–5 describe it.
@@ -73,15 +79,15 @@ pub struct Connection {
 }
 
 impl Connection {
-    /// Shape number ‖c‖.
-    pub fn shape(&self) -> u32 {
-        shape_index(K as u32, self.len, self.f)
+    /// Shape number ‖c‖ in a game of `k` in a row.
+    pub fn shape(&self, k: u32) -> u32 {
+        shape_index(k, self.len, self.f)
     }
 }
 
-/// Maximal runs of at least six points without a stone of `opp`, as `(from, len)`.
+/// Maximal runs of at least `k` points without a stone of `opp`, as `(from, len)`.
 #[inline]
-fn runs(line_len: u32, opp: u32) -> impl Iterator<Item = (u32, u32)> {
+fn runs(k: u32, line_len: u32, opp: u32) -> impl Iterator<Item = (u32, u32)> {
     let mut free = !opp & ((1u32 << line_len) - 1);
     std::iter::from_fn(move || loop {
         if free == 0 {
@@ -90,18 +96,18 @@ fn runs(line_len: u32, opp: u32) -> impl Iterator<Item = (u32, u32)> {
         let from = free.trailing_zeros();
         let len = (!(free >> from)).trailing_zeros();
         free &= !(((1u32 << len) - 1) << from);
-        if len >= K as u32 {
+        if len >= k {
             return Some((from, len));
         }
     })
 }
 
-/// Split a line of `len` points into its connections (Definitions 2–5): black's first, each
-/// colour's in order. An empty line is a connection of both colours.
-pub fn line_connections(len: usize, black: u32, white: u32) -> Vec<Connection> {
+/// Split a line of `len` points into its connections (Definitions 2–5) for `k` in a row:
+/// black's first, each colour's in order. An empty line is a connection of both colours.
+pub fn line_connections(k: usize, len: usize, black: u32, white: u32) -> Vec<Connection> {
     let mut out = Vec::new();
     for (color, own, opp) in [(Color::Black, black, white), (Color::White, white, black)] {
-        for (from, l) in runs(len as u32, opp) {
+        for (from, l) in runs(k as u32, len as u32, opp) {
             out.push(Connection {
                 color,
                 from,
@@ -113,13 +119,52 @@ pub fn line_connections(len: usize, black: u32, white: u32) -> Vec<Connection> {
     out
 }
 
-/// Empty points (connection offsets) of the windows of six with at least 2, 3 and 4 stones.
-///
-/// Bit-parallel: bit `w` of `f >> j` is the stone at `w + j`, so adding the six shifted masks in
-/// carry-save fashion gives every window's stone count at once, as three bit planes
-/// (`ones`, `twos`, `fours`); a window mask is then dilated over its six points.
+/// The stones a window needs for each [`Level`] in a game of `k` in a row and `p` per move:
+/// `k − 2p` (the candidate set R), `k − p − 1`, `k − p` (live).
+#[inline(always)]
+pub fn level_stones(k: u32, p: u32) -> [u32; 3] {
+    [k.saturating_sub(2 * p), k - p - 1, k - p]
+}
+
+/// Does the window of `k` points at offset `w` of a connection `len` long holding `f` have no
+/// stone of the connection just outside it (so that filling it makes exactly k)?
+#[inline(always)]
+fn clean(k: u32, len: u32, f: u32, w: u32) -> bool {
+    let left = w > 0 && f >> (w - 1) & 1 == 1;
+    let right = w + k < len && f >> (w + k) & 1 == 1;
+    !left && !right
+}
+
+/// Empty points (connection offsets) of the windows of each [`Level`]: windows with at least
+/// `level_stones` stones; for the live level, windows that would win once filled (exactly k
+/// under an exact rule).
+#[inline(always)]
+fn window_masks<const K: u32>(len: u32, f: u32, params: Params) -> [u32; 3] {
+    let levels = level_stones(K, params.p);
+    if K == 6 && levels == [2, 3, 4] && !params.exact {
+        return window_masks_six(len, f);
+    }
+    let window = (1u32 << K) - 1;
+    let empty = !f & ((1u32 << len) - 1);
+    let mut m = [0u32; 3];
+    for w in 0..=len - K {
+        let n = ((f >> w) & window).count_ones();
+        for (t, mask) in m.iter_mut().enumerate() {
+            let live_ok = t < 2 || (n < K && (!params.exact || clean(K, len, f, w)));
+            if n >= levels[t] && live_ok {
+                *mask |= window << w;
+            }
+        }
+    }
+    m.map(|x| x & empty)
+}
+
+/// Connect6's masks (windows of six with ≥ 2, ≥ 3, ≥ 4 stones), bit-parallel: bit `w` of
+/// `f >> j` is the stone at `w + j`, so adding the six shifted masks in carry-save fashion gives
+/// every window's stone count at once, as three bit planes (`ones`, `twos`, `fours`); a window
+/// mask is then dilated over its six points.
 #[inline]
-fn window_masks(len: u32, f: u32) -> [u32; 3] {
+fn window_masks_six(len: u32, f: u32) -> [u32; 3] {
     let a = [f, f >> 1, f >> 2, f >> 3, f >> 4, f >> 5];
     // Full adders over (a0 a1 a2) and (a3 a4 a5).
     let (s1, c1) = (a[0] ^ a[1] ^ a[2], (a[0] & a[1]) | (a[2] & (a[0] ^ a[1])));
@@ -128,7 +173,7 @@ fn window_masks(len: u32, f: u32) -> [u32; 3] {
     let c3 = s1 & s2;
     let twos = c1 ^ c2 ^ c3;
     let fours = (c1 & c2) | (c3 & (c1 ^ c2));
-    let starts = (1u32 << (len + 1 - K as u32)) - 1;
+    let starts = (1u32 << (len + 1 - 6)) - 1;
     let empty = !f & ((1u32 << len) - 1);
     let cover = |w: u32| {
         let w = w & starts;
@@ -143,90 +188,244 @@ fn window_masks(len: u32, f: u32) -> [u32; 3] {
     ]
 }
 
-/// The same masks window by window (the obviously-correct version, for tests).
+/// The same masks window by window (the obviously-correct version, for tests): a live window
+/// is one that, filled, lies in a run of exactly k (exact rule) or at least k stones.
 #[cfg(test)]
-fn window_masks_slow(len: u32, f: u32) -> [u32; 3] {
+fn window_masks_slow(k: u32, len: u32, f: u32, params: Params) -> [u32; 3] {
+    let levels = level_stones(k, params.p);
+    let window = (1u32 << k) - 1;
     let mut m = [0u32; 3];
-    for w in 0..=len - K as u32 {
-        let n = ((f >> w) & 63).count_ones();
+    for w in 0..=len - k {
+        let n = ((f >> w) & window).count_ones();
+        let filled = f | window << w;
+        let (mut a, mut b) = (w, w + k);
+        while a > 0 && filled >> (a - 1) & 1 == 1 {
+            a -= 1;
+        }
+        while b < len && filled >> b & 1 == 1 {
+            b += 1;
+        }
+        let wins = if params.exact { b - a == k } else { b - a >= k };
         for (t, mask) in m.iter_mut().enumerate() {
-            if n >= t as u32 + 2 {
-                *mask |= 63 << w;
+            if n >= levels[t] && (t < 2 || (n < k && wins)) {
+                *mask |= window << w;
             }
         }
     }
     m.map(|x| x & !f & ((1u32 << len) - 1))
 }
 
-/// Threats a connection of type `t` carries (its `thn`, capped at 3; 3 for a six).
-#[inline]
-fn threats_of(t: ConnType) -> u8 {
+/// Where connection and point types come from, per colour (Renju's black and white classify
+/// differently).
+pub trait TypeSource: Sized {
+    /// Name of the incremental model over this source.
+    const INCREMENTAL: &'static str;
+    /// Name of the rebuilt model over this source.
+    const REBUILT: &'static str;
+    /// The source for `game`.
+    fn for_game(game: &Game) -> Self;
+    /// What the classification of colour index `c` depends on.
+    fn params(&self, c: usize) -> Params;
+    /// Type of the connection of colour index `c` with shape `(len, f)`.
+    fn classify(&self, c: usize, len: u32, f: u32) -> ConnType;
+    /// Type of empty point `i` of that connection, which has type `t`.
+    fn point_type(&self, c: usize, len: u32, f: u32, t: ConnType, i: u32) -> ConnType;
+    /// Composite class of four directional point types.
+    fn composite(&self, types: [ConnType; 4]) -> Composite;
+}
+
+/// `thn` of a connection of type `t` (capped at 3; 3 for a win), in a game of `p` per move: the
+/// type says it, but for a `DW` of a one-stone-per-move game (2 or 3 threats), which the window
+/// counts settle.
+#[inline(always)]
+fn thn_of(t: ConnType, params: Params, len: u32, f: u32) -> u8 {
     use ConnType::*;
     match t {
-        WIN | DW => 3,
-        L5 | L4 => 2,
+        WIN => 3,
+        DW if params.p >= 2 => 3,
+        DW => cpbim_kb::window_stats_for(params, len, f).threats as u8,
+        L5 | L4 => params.p as u8,
         D5 | S4 | D4 => 1,
         _ => 0,
     }
 }
 
-/// Where connection and point types come from.
-pub trait TypeSource {
-    /// Name of the incremental model over this source.
-    const INCREMENTAL: &'static str;
-    /// Name of the rebuilt model over this source.
-    const REBUILT: &'static str;
-    /// Type and threat count of the connection `len` long holding `f`.
-    fn classify(len: u32, f: u32) -> (ConnType, u8);
-    /// Type of empty point `i` of that connection, which has type `t`.
-    fn point_type(len: u32, f: u32, t: ConnType, i: u32) -> ConnType;
-}
-
-/// Types from the build-time knowledge base (`ct.bin`, `ti.bin`).
+/// Connect6's types from the build-time knowledge base (`ct.bin`, `ti.bin`).
 pub struct KnowledgeBase;
 
 impl TypeSource for KnowledgeBase {
     const INCREMENTAL: &'static str = "cpbim";
     const REBUILT: &'static str = "cpbm";
-    #[inline]
-    fn classify(len: u32, f: u32) -> (ConnType, u8) {
-        let t = kb::conn_type(shape_index(K as u32, len, f));
-        (t, threats_of(t))
+    fn for_game(game: &Game) -> Self {
+        debug_assert_eq!(kind_of(game), Kind::Connect6, "{game}");
+        KnowledgeBase
+    }
+    #[inline(always)]
+    fn params(&self, _c: usize) -> Params {
+        Params::CONNECT6
     }
     #[inline]
-    fn point_type(len: u32, f: u32, _t: ConnType, i: u32) -> ConnType {
-        let code = kb::point_type_row(shape_index(K as u32, len, f))[i as usize];
+    fn classify(&self, _c: usize, len: u32, f: u32) -> ConnType {
+        kb::conn_type(shape_index(6, len, f))
+    }
+    #[inline]
+    fn point_type(&self, _c: usize, len: u32, f: u32, _t: ConnType, i: u32) -> ConnType {
+        let code = kb::point_type_row(shape_index(6, len, f))[i as usize];
         ConnType::from_code(code).unwrap_or(ConnType::O)
+    }
+    #[inline]
+    fn composite(&self, types: [ConnType; 4]) -> Composite {
+        kb::composite(types)
     }
 }
 
-/// Types computed on the spot by the table-free classifier (no knowledge base).
+/// Connect6's types computed on the spot by the table-free classifier (no knowledge base).
 pub struct Classifier;
 
 impl TypeSource for Classifier {
     const INCREMENTAL: &'static str = "iu";
     const REBUILT: &'static str = "rebuilt-classifier";
-    #[inline]
-    fn classify(len: u32, f: u32) -> (ConnType, u8) {
-        let s = window_stats(len, f);
-        let t = classify_direct(len, f);
-        (t, if s.six { 3 } else { s.threats as u8 })
+    fn for_game(game: &Game) -> Self {
+        debug_assert_eq!(kind_of(game), Kind::Connect6, "{game}");
+        Classifier
+    }
+    #[inline(always)]
+    fn params(&self, _c: usize) -> Params {
+        Params::CONNECT6
     }
     #[inline]
-    fn point_type(len: u32, f: u32, t: ConnType, i: u32) -> ConnType {
+    fn classify(&self, _c: usize, len: u32, f: u32) -> ConnType {
+        cpbim_kb::classify_direct(len, f)
+    }
+    #[inline]
+    fn point_type(&self, _c: usize, len: u32, f: u32, t: ConnType, i: u32) -> ConnType {
         if t == ConnType::WIN {
             ConnType::O
         } else {
-            upgrade_type(t, classify_direct(len, f | 1 << i))
+            upgrade_type(t, cpbim_kb::classify_direct(len, f | 1 << i))
         }
+    }
+    #[inline]
+    fn composite(&self, types: [ConnType; 4]) -> Composite {
+        kb::composite(types)
+    }
+}
+
+/// Any game's types from its knowledge base ([`kb::game_tables`]): built in for the presets,
+/// generated (and cached) for the others.
+pub struct GameKb {
+    tables: [&'static Tables; 2],
+}
+
+impl TypeSource for GameKb {
+    const INCREMENTAL: &'static str = "cpbim";
+    const REBUILT: &'static str = "cpbm";
+    fn for_game(game: &Game) -> Self {
+        GameKb {
+            tables: kb::game_tables(game),
+        }
+    }
+    #[inline]
+    fn params(&self, c: usize) -> Params {
+        self.tables[c].params
+    }
+    #[inline]
+    fn classify(&self, c: usize, len: u32, f: u32) -> ConnType {
+        let t = self.tables[c];
+        t.conn_type(shape_index(t.params.k, len, f))
+    }
+    #[inline]
+    fn point_type(&self, c: usize, len: u32, f: u32, _t: ConnType, i: u32) -> ConnType {
+        let t = self.tables[c];
+        let code = t.point_type_row(shape_index(t.params.k, len, f))[i as usize];
+        ConnType::from_code(code).unwrap_or(ConnType::O)
+    }
+    #[inline]
+    fn composite(&self, types: [ConnType; 4]) -> Composite {
+        self.tables[0].composite(types)
+    }
+}
+
+/// Any game's types from the table-free classifier.
+pub struct GameClassifier {
+    params: [Params; 2],
+}
+
+impl TypeSource for GameClassifier {
+    const INCREMENTAL: &'static str = "iu";
+    const REBUILT: &'static str = "rebuilt-classifier";
+    fn for_game(game: &Game) -> Self {
+        GameClassifier {
+            params: [Color::Black, Color::White].map(|c| kb::params_of(game, c)),
+        }
+    }
+    #[inline]
+    fn params(&self, c: usize) -> Params {
+        self.params[c]
+    }
+    #[inline]
+    fn classify(&self, c: usize, len: u32, f: u32) -> ConnType {
+        cpbim_kb::classify_direct_for(self.params[c], len, f)
+    }
+    #[inline]
+    fn point_type(&self, c: usize, len: u32, f: u32, t: ConnType, i: u32) -> ConnType {
+        if t == ConnType::WIN {
+            ConnType::O
+        } else {
+            upgrade_type(
+                t,
+                cpbim_kb::classify_direct_for(self.params[c], len, f | 1 << i),
+            )
+        }
+    }
+    #[inline]
+    fn composite(&self, types: [ConnType; 4]) -> Composite {
+        cpbim_kb::composite_class_for(self.params[0].p, types)
+    }
+}
+
+/// The compile-time shape a game's models take: k in a row, connection slots per colour and
+/// line, line slots. Connect6 and the games of five on 15×15 have their own; every other game
+/// takes the one of its k with room for the largest board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// k = 6, p = 2, k or more wins, sides up to 19: 2 slots, 92 lines.
+    Connect6,
+    /// k = 5, sides up to 16: 2 slots, 78 lines.
+    Five,
+    /// Other games with k = 4: 4 slots, 106 lines.
+    K4,
+    /// Other games with k = 5 (sides 17 to 20): 3 slots, 102 lines.
+    K5,
+    /// Other games with k = 6: 3 slots, 98 lines.
+    K6,
+    /// Games with k = 7: 2 slots, 94 lines.
+    K7,
+    /// Games with k = 8: 2 slots, 90 lines.
+    K8,
+}
+
+/// The kind whose models serve `game`.
+pub fn kind_of(game: &Game) -> Kind {
+    let side = game.m().max(game.n());
+    match game.k() {
+        6 if game.p() == 2 && game.rule() == crate::Rule::Free && side <= 19 => Kind::Connect6,
+        5 if side <= 16 => Kind::Five,
+        4 => Kind::K4,
+        5 => Kind::K5,
+        6 => Kind::K6,
+        7 => Kind::K7,
+        _ => Kind::K8,
     }
 }
 
 #[inline(always)]
-fn derive<S: TypeSource>(from: u32, len: u32, f: u32) -> Conn {
-    if f & f.wrapping_sub(1) == 0 {
-        // At most one stone: l(c) ≤ 1, so the type is O (Definition 13), no threat, and no
-        // window holds two stones. Every source agrees; skip the look-up and the arithmetic.
+fn derive<S: TypeSource, const K: u32>(src: &S, c: usize, from: u32, len: u32, f: u32) -> Conn {
+    let params = src.params(c);
+    let levels = level_stones(K, params.p);
+    if f & f.wrapping_sub(1) == 0 && levels[0] >= 2 && K > params.p + 3 {
+        // At most one stone, in a game where that is type O (d = k − 1 > p + 2), no threat and
+        // no window of any level. Every source agrees; skip the look-up and the arithmetic.
         return Conn {
             from: from as u8,
             len: len as u8,
@@ -236,25 +435,30 @@ fn derive<S: TypeSource>(from: u32, len: u32, f: u32) -> Conn {
             masks: [0; 3],
         };
     }
-    let (t, thn) = S::classify(len, f);
+    let t = src.classify(c, len, f);
     Conn {
         from: from as u8,
         len: len as u8,
         ty: t as u8,
-        thn,
+        thn: thn_of(t, params, len, f),
         f,
-        masks: window_masks(len, f).map(|m| m << from),
+        masks: window_masks::<K>(len, f, params).map(|m| m << from),
     }
 }
 
-fn build_line<S: TypeSource>(len: u32, stones: [u32; 2]) -> LineState {
+fn build_line<S: TypeSource, const K: u32, const G: usize>(
+    src: &S,
+    len: u32,
+    stones: [u32; 2],
+) -> LineState<G> {
     let mut st = LineState {
         stones,
         ..LineState::default()
     };
     for c in 0..2 {
-        for (k, (from, l)) in runs(len, stones[1 - c]).enumerate() {
-            st.conns[c][k] = derive::<S>(from, l, (stones[c] >> from) & ((1u32 << l) - 1));
+        for (slot, (from, l)) in runs(K, len, stones[1 - c]).enumerate() {
+            st.conns[c][slot] =
+                derive::<S, K>(src, c, from, l, (stones[c] >> from) & ((1u32 << l) - 1));
         }
     }
     st
@@ -263,11 +467,18 @@ fn build_line<S: TypeSource>(len: u32, stones: [u32; 2]) -> LineState {
 /// Put a stone of colour index `c` at offset `i` of a line: the owner's connection through `i`
 /// gains a stone, the opponent's connection through `i` splits into at most two.
 #[inline(always)]
-fn place<S: TypeSource>(st: &mut LineState, i: u32, c: usize) {
+fn place<S: TypeSource, const K: u32, const G: usize>(
+    src: &S,
+    st: &mut LineState<G>,
+    i: u32,
+    c: usize,
+) {
     st.stones[c] |= 1 << i;
     for cn in st.conns[c].iter_mut() {
         if cn.contains(i) {
-            *cn = derive::<S>(
+            *cn = derive::<S, K>(
+                src,
+                c,
                 cn.from as u32,
                 cn.len as u32,
                 cn.f | 1 << (i - cn.from as u32),
@@ -278,7 +489,7 @@ fn place<S: TypeSource>(st: &mut LineState, i: u32, c: usize) {
     let o = 1 - c;
     let old = st.conns[o];
     if old.iter().any(|cn| cn.contains(i)) {
-        let mut new = [Conn::default(); GAMMA];
+        let mut new = [Conn::default(); G];
         let mut n = 0;
         for cn in old.iter().filter(|cn| cn.len > 0) {
             if !cn.contains(i) {
@@ -287,13 +498,13 @@ fn place<S: TypeSource>(st: &mut LineState, i: u32, c: usize) {
                 continue;
             }
             let (from, len, rel) = (cn.from as u32, cn.len as u32, i - cn.from as u32);
-            if rel >= K as u32 {
-                new[n] = derive::<S>(from, rel, cn.f & ((1u32 << rel) - 1));
+            if rel >= K {
+                new[n] = derive::<S, K>(src, o, from, rel, cn.f & ((1u32 << rel) - 1));
                 n += 1;
             }
             let right = len - rel - 1;
-            if right >= K as u32 {
-                new[n] = derive::<S>(i + 1, right, cn.f >> (rel + 1));
+            if right >= K {
+                new[n] = derive::<S, K>(src, o, i + 1, right, cn.f >> (rel + 1));
                 n += 1;
             }
         }
@@ -302,28 +513,36 @@ fn place<S: TypeSource>(st: &mut LineState, i: u32, c: usize) {
 }
 
 /// The connection-based position: every line's state and, per colour, the set of lines holding
-/// a connection with a threat.
+/// a connection with a threat. `L` line slots; the game's geometry says how many are used.
 #[derive(Clone)]
-struct ConnState {
-    lines: [LineState; LINES],
+struct ConnState<const K: u32, const G: usize, const L: usize> {
+    geo: &'static Geometry,
+    lines: [LineState<G>; L],
     threat_lines: [u128; 2],
 }
 
-impl ConnState {
-    fn build<S: TypeSource>(board: &Board) -> ConnState {
+impl<const K: u32, const G: usize, const L: usize> ConnState<K, G, L> {
+    fn build<S: TypeSource>(src: &S, board: &Board) -> Self {
+        let geo = board.game().geometry();
+        assert!(
+            geo.lines.len() <= L && geo.lines.len() <= 128,
+            "{} has more lines than this kind holds",
+            board.game()
+        );
         let mut s = ConnState {
-            lines: [LineState::default(); LINES],
+            geo,
+            lines: [LineState::default(); L],
             threat_lines: [0; 2],
         };
-        for l in 0..LINES {
-            let line = &GEOMETRY.lines[l];
+        for l in 0..geo.lines.len() {
+            let line = &geo.lines[l];
             let mut stones = [0u32; 2];
             for (i, &p) in line.points[..line.len as usize].iter().enumerate() {
                 if let Some(c) = board.get(p) {
                     stones[c.index()] |= 1 << i;
                 }
             }
-            s.lines[l] = build_line::<S>(line.len as u32, stones);
+            s.lines[l] = build_line::<S, K, G>(src, line.len as u32, stones);
             s.mark_threats(l);
         }
         s
@@ -332,8 +551,7 @@ impl ConnState {
     #[inline]
     fn mark_threats(&mut self, l: usize) {
         for c in 0..2 {
-            let [a, b] = &self.lines[l].conns[c];
-            if a.thn + b.thn > 0 {
+            if self.lines[l].conns[c].iter().any(|cn| cn.thn > 0) {
                 self.threat_lines[c] |= 1u128 << l;
             } else {
                 self.threat_lines[c] &= !(1u128 << l);
@@ -360,34 +578,41 @@ impl ConnState {
         })
     }
 
-    /// Live windows of the connection `cn` of line `l`, pushed onto `out`.
+    /// Live windows of the connection `cn` of line `l`, pushed onto `out`: windows of k points
+    /// with at least k − p stones that would win once filled (a winning row is one too, with no
+    /// empty point).
     #[inline]
-    fn push_windows(l: usize, cn: &Conn, out: &mut impl Extend<Threat>) {
-        let line = &GEOMETRY.lines[l];
-        for w in 0..=cn.len as u32 - K as u32 {
-            let seg = (cn.f >> w) & 63;
-            if seg.count_ones() >= 4 {
+    fn push_windows(&self, params: Params, l: usize, cn: &Conn, out: &mut impl Extend<Threat>) {
+        let line = &self.geo.lines[l];
+        let window = (1u32 << K) - 1;
+        let need = K - params.p;
+        let len = cn.len as u32;
+        for w in 0..=len - K {
+            let seg = (cn.f >> w) & window;
+            let n = seg.count_ones();
+            if n >= need && (!params.exact || clean(K, len, cn.f, w)) {
                 let mut pts = [Point::CENTER; 2];
-                let mut n = 0;
-                for b in bits(!seg & 63) {
-                    pts[n] = line.points[(cn.from as u32 + w + b) as usize];
-                    n += 1;
+                let mut k = 0;
+                for b in bits(!seg & window) {
+                    pts[k] = line.points[(cn.from as u32 + w + b) as usize];
+                    k += 1;
                 }
-                out.extend(std::iter::once(Threat::new(&pts[..n])));
+                out.extend(std::iter::once(Threat::new(&pts[..k])));
             }
         }
     }
 
-    fn live_windows(&self, c: Color, out: &mut Vec<Threat>) {
+    fn live_windows<S: TypeSource>(&self, src: &S, c: Color, out: &mut Vec<Threat>) {
         out.clear();
+        let params = src.params(c.index());
         for (l, cn) in self.threat_conns(c) {
-            Self::push_windows(l, cn, out);
+            self.push_windows(params, l, cn, out);
         }
         out.sort_unstable();
         out.dedup();
     }
 
-    fn thn(&self, c: Color) -> u8 {
+    fn thn<S: TypeSource>(&self, src: &S, c: Color) -> u8 {
         let mut sum = 0u8;
         let mut lines = 0u128;
         for (l, cn) in self.threat_conns(c) {
@@ -401,9 +626,10 @@ impl ConnState {
             // Windows of different connections of one line are disjoint.
             return sum.min(3);
         }
+        let params = src.params(c.index());
         let mut buf = ThreatBuf::default();
         for (l, cn) in self.threat_conns(c) {
-            Self::push_windows(l, cn, &mut buf);
+            self.push_windows(params, l, cn, &mut buf);
         }
         match &buf.spill {
             Some(v) => cover_number(v),
@@ -414,9 +640,10 @@ impl ConnState {
     fn blockers(&self, c: Color) -> PointSet {
         let mut set = PointSet::EMPTY;
         for (l, _) in self.threat_conns(c) {
-            let st = &self.lines[l];
-            let m = st.conns[c.index()][0].masks[2] | st.conns[c.index()][1].masks[2];
-            let line = &GEOMETRY.lines[l];
+            let m = self.lines[l].conns[c.index()]
+                .iter()
+                .fold(0, |m, cn| m | cn.masks[Level::Live as usize]);
+            let line = &self.geo.lines[l];
             for b in bits(m) {
                 set.insert(line.points[b as usize]);
             }
@@ -424,14 +651,14 @@ impl ConnState {
         set
     }
 
-    fn candidates(&self, c: Color, min_stones: u32) -> PointSet {
-        assert!((2..=4).contains(&min_stones), "min_stones in 2..=4");
-        let k = (min_stones - 2) as usize;
+    fn candidates(&self, c: Color, level: Level) -> PointSet {
         let mut set = PointSet::EMPTY;
-        for (l, st) in self.lines.iter().enumerate() {
-            let m = st.conns[c.index()][0].masks[k] | st.conns[c.index()][1].masks[k];
+        for (l, st) in self.lines[..self.geo.lines.len()].iter().enumerate() {
+            let m = st.conns[c.index()]
+                .iter()
+                .fold(0, |m, cn| m | cn.masks[level as usize]);
             if m != 0 {
-                let line = &GEOMETRY.lines[l];
+                let line = &self.geo.lines[l];
                 for b in bits(m) {
                     set.insert(line.points[b as usize]);
                 }
@@ -440,36 +667,45 @@ impl ConnState {
         set
     }
 
-    fn has_six(&self, c: Color) -> bool {
+    fn has_win(&self, c: Color) -> bool {
         self.threat_conns(c)
             .any(|(_, cn)| cn.ty == ConnType::WIN as u8)
     }
 
-    fn threats_if_played<S: TypeSource>(&self, p: Point, c: Color, dir: Dir) -> u8 {
-        let Some(slot) = GEOMETRY.slot(p, dir) else {
+    fn threats_if_played<S: TypeSource>(&self, src: &S, p: Point, c: Color, dir: Dir) -> u8 {
+        let Some(slot) = self.geo.slot(p, dir) else {
             return 0;
         };
         let i = slot.offset as u32;
         for cn in &self.lines[slot.line as usize].conns[c.index()] {
             if cn.contains(i) {
-                return S::classify(cn.len as u32, cn.f | 1 << (i - cn.from as u32)).1;
+                let (len, f) = (cn.len as u32, cn.f | 1 << (i - cn.from as u32));
+                let t = src.classify(c.index(), len, f);
+                return thn_of(t, src.params(c.index()), len, f);
             }
         }
         0
     }
 
-    fn point_type<S: TypeSource>(&self, board: &Board, p: Point, c: Color, dir: Dir) -> ConnType {
+    fn point_type<S: TypeSource>(
+        &self,
+        src: &S,
+        board: &Board,
+        p: Point,
+        c: Color,
+        dir: Dir,
+    ) -> ConnType {
         if !board.is_empty(p) {
             return ConnType::O;
         }
-        let Some(slot) = GEOMETRY.slot(p, dir) else {
+        let Some(slot) = self.geo.slot(p, dir) else {
             return ConnType::O;
         };
         let i = slot.offset as u32;
         for cn in &self.lines[slot.line as usize].conns[c.index()] {
             if cn.contains(i) {
                 let t = ConnType::ALL[cn.ty as usize];
-                return S::point_type(cn.len as u32, cn.f, t, i - cn.from as u32);
+                return src.point_type(c.index(), cn.len as u32, cn.f, t, i - cn.from as u32);
             }
         }
         ConnType::O
@@ -512,39 +748,53 @@ impl Extend<Threat> for ThreatBuf {
 
 /// What one make changed: `Deta[ply]` of the paper.
 #[derive(Clone)]
-struct Frame {
+struct Frame<const G: usize> {
     point: Point,
     zobrist: u64,
     threat_lines: [u128; 2],
     n: u8,
-    saved: [(u8, LineState); 4],
+    saved: [(u8, LineState<G>); 4],
 }
 
 /// The connection-based position with incremental updating: a stone rewrites only the lines
 /// through it (≤ 12 connections), after saving their old values on the delta stack; unmake
 /// copies them back.
-#[derive(Clone)]
-pub struct Incremental<S: TypeSource> {
+pub struct Incremental<S: TypeSource, const K: u32, const G: usize, const L: usize> {
     board: Board,
-    state: ConnState,
+    state: ConnState<K, G, L>,
+    src: S,
     zobrist: u64,
     /// `Deta[ply]`: frames `0..ply` are live; later ones are kept allocated for reuse.
-    deta: Vec<Frame>,
+    deta: Vec<Frame<G>>,
     ply: usize,
-    _source: PhantomData<S>,
 }
 
-/// The paper's CPBIM: the connection-based position with knowledge-base look-ups and
-/// incremental updating via the delta stack.
-pub type Cpbim = Incremental<KnowledgeBase>;
+/// The paper's CPBIM for Connect6.
+pub type Cpbim = Incremental<KnowledgeBase, 6, 2, 92>;
 
-/// The paper's IU: incremental updating via the delta stack, types from the classifier at
-/// update time (connection types) and at query time (point types) — no knowledge base.
-pub type Iu = Incremental<Classifier>;
+/// The paper's IU for Connect6: incremental updating via the delta stack, types from the
+/// classifier at update time (connection types) and at query time (point types) — no knowledge
+/// base.
+pub type Iu = Incremental<Classifier, 6, 2, 92>;
 
-impl<S: TypeSource> Incremental<S> {
+/// CPBIM for the games of five on boards up to 16×16 (Gomoku, standard Gomoku, Renju).
+pub type Cpbim5 = Incremental<GameKb, 5, 2, 78>;
+/// CPBIM for the other games with k = 4 (boards up to 20×20).
+pub type CpbimK4 = Incremental<GameKb, 4, 4, 106>;
+/// CPBIM for the other games with k = 5 (boards 17×17 to 20×20).
+pub type CpbimK5 = Incremental<GameKb, 5, 3, 102>;
+/// CPBIM for the other games with k = 6.
+pub type CpbimK6 = Incremental<GameKb, 6, 3, 98>;
+/// CPBIM for the games with k = 7.
+pub type CpbimK7 = Incremental<GameKb, 7, 2, 94>;
+/// CPBIM for the games with k = 8.
+pub type CpbimK8 = Incremental<GameKb, 8, 2, 90>;
+/// IU for the games of five on boards up to 16×16.
+pub type Iu5 = Incremental<GameClassifier, 5, 2, 78>;
+
+impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Incremental<S, K, G, L> {
     /// The connections of line `l` (Definition 30's `Position[·][l][·]`).
-    pub fn line(&self, l: usize) -> &LineState {
+    pub fn line(&self, l: usize) -> &LineState<G> {
         &self.state.lines[l]
     }
 
@@ -555,28 +805,32 @@ impl<S: TypeSource> Incremental<S> {
 
     /// Bytes of the position's state (board, lines, threat sets, key), delta stack excluded.
     pub const STATE_BYTES: usize = std::mem::size_of::<Board>()
-        + std::mem::size_of::<[LineState; LINES]>()
+        + std::mem::size_of::<[LineState<G>; L]>()
         + std::mem::size_of::<[u128; 2]>()
         + std::mem::size_of::<u64>();
 
     /// Bytes one entry `Deta[ply]` of the delta stack takes.
-    pub const FRAME_BYTES: usize = std::mem::size_of::<Frame>();
+    pub const FRAME_BYTES: usize = std::mem::size_of::<Frame<G>>();
 }
 
 // The position's state (shared tables excluded) fits in 64 KB: checked at compile time.
 const _: () = assert!(Cpbim::STATE_BYTES <= 64 * 1024);
+const _: () = assert!(CpbimK4::STATE_BYTES <= 64 * 1024);
 
-impl<S: TypeSource> Model for Incremental<S> {
+impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Model
+    for Incremental<S, K, G, L>
+{
     const NAME: &'static str = S::INCREMENTAL;
 
     fn from_board(board: &Board) -> Self {
+        let src = S::for_game(board.game());
         Incremental {
             board: board.clone(),
-            state: ConnState::build::<S>(board),
+            state: ConnState::build(&src, board),
+            src,
             zobrist: zobrist::board_key(board),
             deta: Vec::with_capacity(MAX_POINTS),
             ply: 0,
-            _source: PhantomData,
         }
     }
 
@@ -601,11 +855,16 @@ impl<S: TypeSource> Model for Incremental<S> {
         frame.zobrist = self.zobrist;
         frame.threat_lines = self.state.threat_lines;
         frame.n = 0;
-        for slot in GEOMETRY.slots[p.index()].iter().flatten() {
+        for slot in self.state.geo.slots[p.index()].iter().flatten() {
             let l = slot.line as usize;
             frame.saved[frame.n as usize] = (slot.line, self.state.lines[l]);
             frame.n += 1;
-            place::<S>(&mut self.state.lines[l], slot.offset as u32, c.index());
+            place::<S, K, G>(
+                &self.src,
+                &mut self.state.lines[l],
+                slot.offset as u32,
+                c.index(),
+            );
             self.state.mark_threats(l);
         }
         #[cfg(debug_assertions)]
@@ -630,38 +889,44 @@ impl<S: TypeSource> Model for Incremental<S> {
         self.zobrist
     }
 
-    fn has_six(&self, c: Color) -> bool {
-        self.state.has_six(c)
+    fn has_win(&self, c: Color) -> bool {
+        self.state.has_win(c)
     }
 
     fn live_windows(&self, c: Color, out: &mut Vec<Threat>) {
-        self.state.live_windows(c, out)
+        self.state.live_windows(&self.src, c, out)
     }
 
     fn thn(&self, c: Color) -> u8 {
-        self.state.thn(c)
+        self.state.thn(&self.src, c)
     }
 
     fn blockers(&self, c: Color) -> PointSet {
         self.state.blockers(c)
     }
 
-    fn candidates(&self, c: Color, min_stones: u32) -> PointSet {
-        self.state.candidates(c, min_stones)
+    fn candidates(&self, c: Color, level: Level) -> PointSet {
+        self.state.candidates(c, level)
     }
 
     fn threats_if_played(&self, p: Point, c: Color, dir: Dir) -> u8 {
         debug_assert!(self.board.is_empty(p));
-        self.state.threats_if_played::<S>(p, c, dir)
+        self.state.threats_if_played(&self.src, p, c, dir)
     }
 
     fn point_type(&self, p: Point, c: Color, dir: Dir) -> ConnType {
-        self.state.point_type::<S>(&self.board, p, c, dir)
+        self.state.point_type(&self.src, &self.board, p, c, dir)
+    }
+
+    fn composite(&self, p: Point, c: Color) -> Composite {
+        self.src
+            .composite(Dir::ALL.map(|d| self.point_type(p, c, d)))
     }
 }
 
 /// What one stone changed (paper §7.2): Definition 30 slots whose value changed, and the points
-/// covered by those connections before or after. The paper bounds them by 12 and 4n − 3 = 73.
+/// covered by those connections before or after. The paper bounds them by 12 and 4n − 3 (73 on
+/// 19×19).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Effect {
     /// Connections (slots `Position[color][line][uc]`) whose value changed.
@@ -670,14 +935,17 @@ pub struct Effect {
     pub points: usize,
 }
 
-fn effect(frame: &Frame, state: &ConnState) -> Effect {
+fn effect<const K: u32, const G: usize, const L: usize>(
+    frame: &Frame<G>,
+    state: &ConnState<K, G, L>,
+) -> Effect {
     let mut connections = 0;
     let mut points = PointSet::EMPTY;
     for &(l, ref old) in &frame.saved[..frame.n as usize] {
         let new = &state.lines[l as usize];
-        let line = &GEOMETRY.lines[l as usize];
+        let line = &state.geo.lines[l as usize];
         for c in 0..2 {
-            for k in 0..GAMMA {
+            for k in 0..G {
                 let (a, b) = (&old.conns[c][k], &new.conns[c][k]);
                 if a != b {
                     connections += 1;
@@ -698,51 +966,64 @@ fn effect(frame: &Frame, state: &ConnState) -> Effect {
 
 /// Debug check of the paper's effect bounds after every make.
 #[cfg(debug_assertions)]
-fn check_effect_bounds(frame: &Frame, state: &ConnState) {
+fn check_effect_bounds<const K: u32, const G: usize, const L: usize>(
+    frame: &Frame<G>,
+    state: &ConnState<K, G, L>,
+) {
     let e = effect(frame, state);
     assert!(
-        e.connections <= 12,
+        e.connections <= 4 * (G + 1),
         "a stone changed {} connections",
         e.connections
     );
-    let most = 4 * 19 - 3;
+    let side = state
+        .geo
+        .lines
+        .iter()
+        .map(|l| l.len as usize)
+        .max()
+        .unwrap_or(0);
+    let most = 4 * side - 3;
     assert!(e.points <= most, "a stone touched {} points", e.points);
 }
 
 /// The connection-based position without incremental updating: make and unmake change only the
-/// board; the whole connection-based position (all 92 lines, both colours) is rebuilt from the
+/// board; the whole connection-based position (every line, both colours) is rebuilt from the
 /// board before the first query after a change. No delta stack.
-pub struct Rebuilt<S: TypeSource> {
+pub struct Rebuilt<S: TypeSource, const K: u32, const G: usize, const L: usize> {
     played: Played,
-    state: RefCell<ConnState>,
+    src: S,
+    state: RefCell<ConnState<K, G, L>>,
     /// The board changed since `state` was built.
     stale: Cell<bool>,
-    _source: PhantomData<S>,
 }
 
-/// The paper's CPBM: the connection-based position with knowledge-base look-ups, rebuilt
-/// without the delta stack.
-pub type Cpbm = Rebuilt<KnowledgeBase>;
+/// The paper's CPBM for Connect6: the connection-based position with knowledge-base look-ups,
+/// rebuilt without the delta stack.
+pub type Cpbm = Rebuilt<KnowledgeBase, 6, 2, 92>;
+/// CPBM for the games of five on boards up to 16×16.
+pub type Cpbm5 = Rebuilt<GameKb, 5, 2, 78>;
 
-impl<S: TypeSource> Rebuilt<S> {
-    fn state(&self) -> std::cell::Ref<'_, ConnState> {
+impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Rebuilt<S, K, G, L> {
+    fn state(&self) -> std::cell::Ref<'_, ConnState<K, G, L>> {
         if self.stale.get() {
-            *self.state.borrow_mut() = ConnState::build::<S>(&self.played.board);
+            *self.state.borrow_mut() = ConnState::build(&self.src, &self.played.board);
             self.stale.set(false);
         }
         self.state.borrow()
     }
 }
 
-impl<S: TypeSource> Model for Rebuilt<S> {
+impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Model for Rebuilt<S, K, G, L> {
     const NAME: &'static str = S::REBUILT;
 
     fn from_board(board: &Board) -> Self {
+        let src = S::for_game(board.game());
         Rebuilt {
             played: Played::new(board),
-            state: RefCell::new(ConnState::build::<S>(board)),
+            state: RefCell::new(ConnState::build(&src, board)),
+            src,
             stale: Cell::new(false),
-            _source: PhantomData,
         }
     }
 
@@ -764,37 +1045,43 @@ impl<S: TypeSource> Model for Rebuilt<S> {
         self.played.zobrist
     }
 
-    fn has_six(&self, c: Color) -> bool {
-        self.state().has_six(c)
+    fn has_win(&self, c: Color) -> bool {
+        self.state().has_win(c)
     }
 
     fn live_windows(&self, c: Color, out: &mut Vec<Threat>) {
-        self.state().live_windows(c, out)
+        self.state().live_windows(&self.src, c, out)
     }
 
     fn thn(&self, c: Color) -> u8 {
-        self.state().thn(c)
+        self.state().thn(&self.src, c)
     }
 
     fn blockers(&self, c: Color) -> PointSet {
         self.state().blockers(c)
     }
 
-    fn candidates(&self, c: Color, min_stones: u32) -> PointSet {
-        self.state().candidates(c, min_stones)
+    fn candidates(&self, c: Color, level: Level) -> PointSet {
+        self.state().candidates(c, level)
     }
 
     fn threats_if_played(&self, p: Point, c: Color, dir: Dir) -> u8 {
         debug_assert!(self.played.board.is_empty(p));
-        self.state().threats_if_played::<S>(p, c, dir)
+        self.state().threats_if_played(&self.src, p, c, dir)
     }
 
     fn point_type(&self, p: Point, c: Color, dir: Dir) -> ConnType {
-        self.state().point_type::<S>(&self.played.board, p, c, dir)
+        self.state()
+            .point_type(&self.src, &self.played.board, p, c, dir)
+    }
+
+    fn composite(&self, p: Point, c: Color) -> Composite {
+        self.src
+            .composite(Dir::ALL.map(|d| self.point_type(p, c, d)))
     }
 }
 
-impl<S: TypeSource> Incremental<S> {
+impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Incremental<S, K, G, L> {
     /// What the last make changed (`None` at ply 0).
     pub fn last_effect(&self) -> Option<Effect> {
         self.ply
@@ -804,7 +1091,7 @@ impl<S: TypeSource> Incremental<S> {
 
     /// Does the incremental state equal a fresh build from the board (tests)?
     pub fn matches_rebuild(&self) -> bool {
-        let fresh = ConnState::build::<S>(&self.board);
+        let fresh = ConnState::<K, G, L>::build(&self.src, &self.board);
         fresh.lines == self.state.lines
             && fresh.threat_lines == self.state.threat_lines
             && self.zobrist == zobrist::board_key(&self.board)
@@ -817,13 +1104,32 @@ mod tests {
 
     #[test]
     fn bit_parallel_window_masks_equal_the_window_loop_on_every_shape() {
-        for len in K as u32..=19 {
+        for len in 6..=19 {
             for f in 0..1u32 << len {
                 assert_eq!(
-                    window_masks(len, f),
-                    window_masks_slow(len, f),
+                    window_masks::<6>(len, f, Params::CONNECT6),
+                    window_masks_slow(6, len, f, Params::CONNECT6),
                     "len {len} f {f:#b}"
                 );
+                assert_eq!(
+                    window_masks_six(len, f),
+                    window_masks_slow(6, len, f, Params::CONNECT6)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn window_masks_of_other_games() {
+        for params in [Params::FIVE_OR_MORE, Params::EXACTLY_FIVE] {
+            for len in 5..=15 {
+                for f in (0..1u32 << len).step_by(7) {
+                    assert_eq!(
+                        window_masks::<5>(len, f, params),
+                        window_masks_slow(5, len, f, params),
+                        "{params:?} len {len} f {f:#b}"
+                    );
+                }
             }
         }
     }

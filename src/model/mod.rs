@@ -1,4 +1,6 @@
-//! Position models: one interface, four implementations (paper §6–§8; `README.md`, "Position models").
+//! Position models: one interface, four implementations (paper §6–§8; `README.md`, "Position
+//! models"), for every game (`docs/design/games.md`): Raw reads the game at run time; the
+//! connection-based models are compiled per [`Kind`] (k, connection slots, line slots).
 //!
 //! | model | state | types from | after a stone |
 //! |---|---|---|---|
@@ -15,17 +17,35 @@ mod connections;
 mod raw;
 
 pub use connections::{
-    line_connections, Classifier, Conn, Connection, Cpbim, Cpbm, Effect, Incremental, Iu,
-    KnowledgeBase, LineState, Rebuilt, TypeSource,
+    kind_of, level_stones, line_connections, Classifier, Conn, Connection, Cpbim, Cpbim5, CpbimK4,
+    CpbimK5, CpbimK6, CpbimK7, CpbimK8, Cpbm, Cpbm5, Effect, GameClassifier, GameKb, Incremental,
+    Iu, Iu5, Kind, KnowledgeBase, LineState, Rebuilt, TypeSource,
 };
 pub use raw::Raw;
 
+/// Which windows a candidate query asks for, by the stones of the attacker they hold: in a game
+/// of k in a row and p stones per move, `Attack` windows hold at least k − 2p (the candidate
+/// set R: two in Connect6), `NearLive` k − p − 1 (three), `Live` k − p and would win once
+/// filled (the live windows: four in Connect6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(usize)]
+pub enum Level {
+    /// Windows with at least k − 2p stones.
+    Attack = 0,
+    /// Windows with at least k − p − 1 stones.
+    NearLive = 1,
+    /// Live windows: at least k − p stones, winning once filled.
+    Live = 2,
+}
+
 use crate::board::Board;
+use crate::game::Game;
 use crate::geom::{Color, Dir, Point, PointSet};
 use crate::kb::{Composite, ConnType};
 
-/// A live window of a colour — six consecutive points of a line holding at least four of its
-/// stones and none of the opponent's — given by its empty points (two, one, or none for a six).
+/// A live window of a colour — k consecutive points of a line holding at least k − p of its
+/// stones and none of the opponent's, that would win once filled (six points with four stones
+/// in Connect6) — given by its empty points (at most p; none for a winning row).
 ///
 /// Threats order by their points, so a sorted list is canonical.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -140,6 +160,11 @@ pub trait Model: Sized {
     /// The plain board.
     fn board(&self) -> &Board;
 
+    /// The game.
+    fn game(&self) -> &Game {
+        self.board().game()
+    }
+
     /// Put a stone of `c` on the empty point `p`.
     fn make(&mut self, p: Point, c: Color);
 
@@ -149,11 +174,12 @@ pub trait Model: Sized {
     /// Zobrist key of the stones on the board (equal boards, equal keys).
     fn zobrist(&self) -> u64;
 
-    /// Does `c` have six or more in a row?
-    fn has_six(&self, c: Color) -> bool;
+    /// Does `c` have a winning row (six or more in Connect6; exactly five for Renju's black)?
+    fn has_win(&self, c: Color) -> bool;
 
-    /// Every live window of `c` (at least four stones of `c`, none of the opponent), as
-    /// [`Threat`]s, sorted, duplicates (windows with the same empty points) removed.
+    /// Every live window of `c` (at least k − p stones of `c`, none of the opponent, winning
+    /// once filled), as [`Threat`]s, sorted, duplicates (windows with the same empty points)
+    /// removed.
     fn live_windows(&self, c: Color, out: &mut Vec<Threat>);
 
     /// `thn(c)`: the fewest opponent stones that hit every live window of `c`, capped at 3.
@@ -170,12 +196,12 @@ pub trait Model: Sized {
         t.iter().flat_map(|t| t.points()).collect()
     }
 
-    /// Empty points of the windows that hold at least `min_stones` stones of `c` and none of
-    /// the opponent (`min_stones` in `2..=4`). With 2 this is the attacker's part of the
-    /// candidate set R of the search (`docs/search.md`).
-    fn candidates(&self, c: Color, min_stones: u32) -> PointSet;
+    /// Empty points of the windows of `level` of `c` (holding none of the opponent's stones).
+    /// `Level::Attack` is the attacker's part of the candidate set R of the search
+    /// (`docs/search.md`).
+    fn candidates(&self, c: Color, level: Level) -> PointSet;
 
-    /// `thn` (capped at 3; 3 for a six) of the connection of `c` through the empty point `p` in
+    /// `thn` (capped at 3; 3 for a win) of the connection of `c` through the empty point `p` in
     /// direction `dir` once `c` plays at `p`; 0 if no connection of `c` passes through `p`.
     fn threats_if_played(&self, p: Point, c: Color, dir: Dir) -> u8;
 
@@ -184,15 +210,14 @@ pub trait Model: Sized {
     fn point_type(&self, p: Point, c: Color, dir: Dir) -> ConnType;
 
     /// Composite class of the empty point `p` for `c` (§5.2).
-    fn composite(&self, p: Point, c: Color) -> Composite {
-        crate::kb::composite(Dir::ALL.map(|d| self.point_type(p, c, d)))
-    }
+    fn composite(&self, p: Point, c: Color) -> Composite;
 }
 
 /// The candidate set R of the search (`docs/search.md`) for attacker `a`: empty points of windows with at least two
 /// of `a`'s stones and no defender stone, and empty points of the defender's live windows.
 pub fn candidate_set<M: Model>(m: &M, a: Color) -> PointSet {
-    m.candidates(a, 2).union(&m.blockers(a.opponent()))
+    m.candidates(a, Level::Attack)
+        .union(&m.blockers(a.opponent()))
 }
 
 /// A board with its Zobrist key and the stones played on it: the whole state of the models that

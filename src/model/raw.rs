@@ -1,34 +1,49 @@
 //! The Raw model: the intersection array and nothing else. Every query scans the lines of the
-//! board; connection and point types come from the table-free classifier at query time.
+//! board; connection and point types come from the table-free classifier at query time. It
+//! reads the game (board, k, p, rule) at run time, so one Raw serves every game.
 
-use super::{Model, Threat};
+use super::{Level, Model, Threat};
 use crate::board::Board;
-use crate::game::CONNECT6_GEOMETRY as GEOMETRY;
 use crate::geom::{Color, Dir, Point, PointSet};
-use crate::kb::ConnType;
-use crate::model::connections::K;
-use crate::model::Played;
-use cpbim_kb::{classify_direct, point_type as upgrade_type, window_stats};
+use crate::kb::{self, Composite, ConnType, Params};
+use crate::model::{level_stones, Played};
+use cpbim_kb::{classify_direct_for, point_type as upgrade_type, window_stats_for};
 
 /// The board as an intersection array; no knowledge base, no incremental state.
 #[derive(Clone)]
 pub struct Raw {
     played: Played,
+    /// The classification of each colour (Renju's black and white differ).
+    params: [Params; 2],
+}
+
+/// A window of k points of a line with no stone of the opponent.
+struct Window<'a> {
+    /// Stones of the colour in it.
+    own: usize,
+    /// Its empty points.
+    empties: &'a [Point],
+    /// Would it lie in a winning row once filled (exactly k under an exact rule)?
+    wins_filled: bool,
 }
 
 impl Raw {
-    /// Call `f(own, empties)` for every window of six of the board with no stone of the
-    /// opponent of `c`, `own` being its number of `c` stones.
-    fn for_each_window(&self, c: Color, mut f: impl FnMut(usize, &[Point])) {
-        for line in &GEOMETRY.lines {
+    /// Call `f` for every window of k points of the board with no stone of the opponent of
+    /// `c`.
+    fn for_each_window(&self, c: Color, mut f: impl FnMut(Window)) {
+        let board = &self.played.board;
+        let game = board.game();
+        let k = game.k();
+        let exact = self.params[c.index()].exact;
+        for line in &game.geometry().lines {
             let pts = &line.points[..line.len as usize];
-            for w in pts.windows(K) {
+            for (w, window) in pts.windows(k).enumerate() {
                 let mut own = 0;
-                let mut empties = [Point::CENTER; K];
+                let mut empties = [Point::CENTER; 8];
                 let mut n = 0;
                 let mut blocked = false;
-                for &p in w {
-                    match self.played.board.get(p) {
+                for &p in window {
+                    match board.get(p) {
                         Some(s) if s == c => own += 1,
                         Some(_) => {
                             blocked = true;
@@ -40,22 +55,33 @@ impl Raw {
                         }
                     }
                 }
-                if !blocked {
-                    f(own, &empties[..n]);
+                if blocked {
+                    continue;
                 }
+                // Filling the window makes a row of exactly k unless a stone of `c` touches it.
+                let touches = |i: Option<usize>| {
+                    i.and_then(|i| pts.get(i))
+                        .is_some_and(|&p| board.get(p) == Some(c))
+                };
+                let wins_filled = !exact || (!touches(w.checked_sub(1)) && !touches(Some(w + k)));
+                f(Window {
+                    own,
+                    empties: &empties[..n],
+                    wins_filled,
+                });
             }
         }
     }
-}
 
-impl Raw {
     /// The connection of `c` through `p` in direction `dir`, found by scanning the line:
     /// `(|c|, f(c), offset of p in c)`.
     fn connection_through(&self, p: Point, c: Color, dir: Dir) -> Option<(u32, u32, u32)> {
-        let slot = GEOMETRY.slot(p, dir)?;
-        let line = &GEOMETRY.lines[slot.line as usize];
+        let board = &self.played.board;
+        let geo = board.game().geometry();
+        let slot = geo.slot(p, dir)?;
+        let line = &geo.lines[slot.line as usize];
         let pts = &line.points[..line.len as usize];
-        let free = |i: usize| self.played.board.get(pts[i]) != Some(c.opponent());
+        let free = |i: usize| board.get(pts[i]) != Some(c.opponent());
         let i = slot.offset as usize;
         let mut a = i;
         while a > 0 && free(a - 1) {
@@ -66,11 +92,11 @@ impl Raw {
             b += 1;
         }
         let len = b - a + 1;
-        if len < K {
+        if len < board.game().k() {
             return None;
         }
         let f = (a..=b)
-            .filter(|&j| self.played.board.get(pts[j]) == Some(c))
+            .filter(|&j| board.get(pts[j]) == Some(c))
             .fold(0u32, |f, j| f | 1 << (j - a));
         Some((len as u32, f, (i - a) as u32))
     }
@@ -82,6 +108,7 @@ impl Model for Raw {
     fn from_board(board: &Board) -> Self {
         Raw {
             played: Played::new(board),
+            params: [Color::Black, Color::White].map(|c| kb::params_of(board.game(), c)),
         }
     }
 
@@ -101,29 +128,31 @@ impl Model for Raw {
         self.played.zobrist
     }
 
-    fn has_six(&self, c: Color) -> bool {
-        let mut six = false;
-        self.for_each_window(c, |own, _| six |= own == K);
-        six
+    fn has_win(&self, c: Color) -> bool {
+        self.played.board.find_win_of(c).is_some()
     }
 
     fn live_windows(&self, c: Color, out: &mut Vec<Threat>) {
         out.clear();
-        self.for_each_window(c, |own, empties| {
-            if own >= K - 2 {
-                out.push(Threat::new(empties));
+        let game = *self.played.board.game();
+        let need = game.k() - game.p();
+        self.for_each_window(c, |w| {
+            if w.own >= need && w.wins_filled {
+                out.push(Threat::new(w.empties));
             }
         });
         out.sort_unstable();
         out.dedup();
     }
 
-    fn candidates(&self, c: Color, min_stones: u32) -> PointSet {
-        assert!((2..=4).contains(&min_stones), "min_stones in 2..=4");
+    fn candidates(&self, c: Color, level: Level) -> PointSet {
+        let game = *self.played.board.game();
+        let need = level_stones(game.k() as u32, game.p() as u32)[level as usize] as usize;
         let mut set = PointSet::EMPTY;
-        self.for_each_window(c, |own, empties| {
-            if own >= min_stones as usize {
-                for &p in empties {
+        self.for_each_window(c, |w| {
+            let live_ok = level != Level::Live || w.wins_filled;
+            if w.own >= need && live_ok {
+                for &p in w.empties {
                     set.insert(p);
                 }
             }
@@ -135,7 +164,7 @@ impl Model for Raw {
         match self.connection_through(p, c, dir) {
             None => 0,
             Some((len, f, i)) => {
-                let s = window_stats(len, f | 1 << i);
+                let s = window_stats_for(self.params[c.index()], len, f | 1 << i);
                 if s.six {
                     3
                 } else {
@@ -152,10 +181,16 @@ impl Model for Raw {
         let Some((len, f, i)) = self.connection_through(p, c, dir) else {
             return ConnType::O;
         };
-        let t = classify_direct(len, f);
+        let params = self.params[c.index()];
+        let t = classify_direct_for(params, len, f);
         if t == ConnType::WIN {
             return ConnType::O;
         }
-        upgrade_type(t, classify_direct(len, f | 1 << i))
+        upgrade_type(t, classify_direct_for(params, len, f | 1 << i))
+    }
+
+    fn composite(&self, p: Point, c: Color) -> Composite {
+        let types = Dir::ALL.map(|d| self.point_type(p, c, d));
+        cpbim_kb::composite_class_for(self.params[0].p, types)
     }
 }

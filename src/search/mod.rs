@@ -35,7 +35,7 @@ pub mod tt;
 
 use crate::board::{Board, Position};
 use crate::geom::{Color, Dir, Point, PointSet, MAX_POINTS as POINTS};
-use crate::model::{blocking_pairs, common_points, cover_number, Model, Threat};
+use crate::model::{blocking_pairs, common_points, cover_number, Level, Model, Threat};
 use proof::{Defense, ProofNode};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
@@ -392,7 +392,7 @@ impl<M: Model> Searcher<'_, M> {
             return;
         }
         let blockers: PointSet = dw.iter().flat_map(|t| t.points()).collect();
-        let r = self.m.candidates(a, 2).union(&blockers);
+        let r = self.m.candidates(a, Level::Attack).union(&blockers);
         let w0 = dw.first().copied();
         // First stones and, for each, the second stones that keep D without a live window:
         // with no live window of D, any two of R; else a first stone on D's first window and a
@@ -449,7 +449,7 @@ impl<M: Model> Searcher<'_, M> {
         // threats of q's connection once q is played: no need to play q.
         let through_q_only = self.m.thn(a) == 0;
         let allowed = if through_q_only {
-            seconds.intersection(&self.m.candidates(a, 3))
+            seconds.intersection(&self.m.candidates(a, Level::NearLive))
         } else {
             seconds
         };

@@ -76,7 +76,7 @@ pub fn proof_holds<M: crate::Model>(m: &mut M, a: crate::Color, node: &ProofNode
             for &p in six {
                 m.make(p, a);
             }
-            let ok = m.has_six(a);
+            let ok = m.has_win(a);
             for _ in six {
                 m.unmake();
             }
