@@ -264,7 +264,10 @@ pub fn window_stats_for(params: Params, len: u32, f: u32) -> WindowStats {
 
 /// [`window_stats_for`] with the parameters as constants.
 #[inline(always)]
-pub fn window_stats_of<const K: u32, const P: u32, const EXACT: bool>(len: u32, f: u32) -> WindowStats {
+pub fn window_stats_of<const K: u32, const P: u32, const EXACT: bool>(
+    len: u32,
+    f: u32,
+) -> WindowStats {
     let (k, p, exact) = (K, P, EXACT);
     let window = (1u32 << k) - 1;
     let mut marked = 0u32;
@@ -433,7 +436,10 @@ pub fn classify_direct_for(params: Params, len: u32, f: u32) -> ConnType {
 
 /// [`classify_direct_for`] with the parameters as constants.
 #[inline(always)]
-pub fn classify_direct_of<const K: u32, const P: u32, const EXACT: bool>(len: u32, f: u32) -> ConnType {
+pub fn classify_direct_of<const K: u32, const P: u32, const EXACT: bool>(
+    len: u32,
+    f: u32,
+) -> ConnType {
     classify_with::<K, P, EXACT>(len, f, &mut |g| live_or_not::<K, P, EXACT>(len, g))
 }
 

@@ -25,7 +25,10 @@ fn count(w: &[bool]) -> usize {
 
 /// The lengths of the maximal runs of stones.
 fn runs(c: &[bool]) -> Vec<usize> {
-    c.split(|&s| !s).map(<[bool]>::len).filter(|&n| n > 0).collect()
+    c.split(|&s| !s)
+        .map(<[bool]>::len)
+        .filter(|&n| n > 0)
+        .collect()
 }
 
 /// Does a run of `n` stones win under `params`?
