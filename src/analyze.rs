@@ -47,7 +47,8 @@ pub struct Defenses {
     pub stopped: bool,
     /// Candidate points (empty, within the radius of a stone).
     pub points: usize,
-    /// Candidate moves: pairs of candidate points.
+    /// Candidate moves: pairs of candidate points (single points in games of one stone per
+    /// move).
     pub pairs: usize,
     /// Pairs after which the opponent has no double-threat win within the depth limit.
     pub holding: usize,
@@ -60,8 +61,9 @@ pub struct Defenses {
     pub nodes: u64,
     /// Wall time of the defence search.
     pub time: std::time::Duration,
-    /// The holding pairs, in point order.
-    pub moves: Vec<[Point; 2]>,
+    /// The holding moves (pairs, or single stones in games of one stone per move), in point
+    /// order.
+    pub moves: Vec<Vec<Point>>,
     /// The points appearing in the most holding pairs, with their counts, most first (at most
     /// 10).
     pub key_points: Vec<(Point, usize)>,
@@ -101,9 +103,11 @@ pub struct Progress {
     pub searches: usize,
 }
 
-/// The move boundaries of a line of `n` stones after black's first stone: 1, 3, 5, …
-pub fn boundaries(n: usize) -> impl Iterator<Item = usize> {
-    (1..=n).step_by(2)
+/// The move boundaries of a line of `n` stones of `game` after black's first move: 1, 3, 5, …
+/// in Connect6, 1, 2, 3, … in Gomoku.
+pub fn boundaries(game: &Game, n: usize) -> impl Iterator<Item = usize> + use<> {
+    let game = *game;
+    (1..=n).filter(move |&i| game.is_move_boundary(i))
 }
 
 /// The analysis of a game: every move boundary, and how the game ended if it did.
@@ -126,14 +130,11 @@ pub enum AnalyzeError {
     /// A line that is not a legal game.
     #[error(transparent)]
     Position(#[from] crate::PositionError),
-    /// A game the analysis does not cover yet.
-    #[error("the analysis covers connect6 so far, not {0}")]
-    Game(Game),
 }
 
-/// Analyse every move boundary of a game ([`analyze_line`]); a finished game is analysed up to
-/// the position its winning move was played from, and its end is reported.
-pub fn analyze_record(
+/// Analyse every move boundary of a game with model `M` ([`analyze_stones`]); a finished game
+/// is analysed up to the position its winning move was played from, and its end is reported.
+pub fn analyze_record<M: Model>(
     record: &Record,
     cfg: &AnalyzeConfig,
     stop: &AtomicBool,
@@ -142,13 +143,16 @@ pub fn analyze_record(
     if !record.ordered() {
         return Err(crate::notation::ParseError::NotALine.into());
     }
-    if !record.game().is_connect6() {
-        return Err(AnalyzeError::Game(*record.game()));
-    }
     let played = record
         .before_end()
         .map_or(record.stones().len(), |p| p.stones().len());
-    let boundaries = analyze_line(&record.stones()[..played], cfg, stop, progress)?;
+    let boundaries = analyze_stones::<M>(
+        *record.game(),
+        &record.stones()[..played],
+        cfg,
+        stop,
+        progress,
+    )?;
     Ok(Analysis {
         boundaries,
         end: record.win().cloned(),
@@ -167,21 +171,32 @@ pub fn candidate_points(board: &Board, radius: usize) -> Vec<Point> {
 }
 
 /// Analyse every move boundary of `stones`, a Connect6 line (black's first stone, then two per
-/// move; it may end inside a move, the partial move is ignored). `progress` is called after
-/// every search.
+/// move; it may end inside a move, the partial move is ignored), with CPBIM.
 pub fn analyze_line(
     stones: &[Point],
     cfg: &AnalyzeConfig,
     stop: &AtomicBool,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<Boundary>, crate::PositionError> {
-    let ends: Vec<usize> = boundaries(stones.len()).collect();
+    analyze_stones::<Cpbim>(Game::CONNECT6, stones, cfg, stop, progress)
+}
+
+/// Analyse every move boundary of `stones`, a line of `game` (it may end inside a move, the
+/// partial move is ignored), with model `M`. `progress` is called after every search.
+pub fn analyze_stones<M: Model>(
+    game: Game,
+    stones: &[Point],
+    cfg: &AnalyzeConfig,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Vec<Boundary>, crate::PositionError> {
+    let ends: Vec<usize> = boundaries(&game, stones.len()).collect();
     let positions: Vec<Position> = ends
         .iter()
-        .map(|&n| Position::from_stones(Game::CONNECT6, &stones[..n]))
+        .map(|&n| Position::from_stones(game, &stones[..n]))
         .collect::<Result<_, _>>()?;
-    let solvers = Solvers::<Cpbim>::new(&cfg.search);
-    let provers = Solvers::<Cpbim>::new(&Config {
+    let solvers = Solvers::<M>::new(&cfg.search);
+    let provers = Solvers::<M>::new(&Config {
         proof: true,
         ..cfg.search.clone()
     });
@@ -214,7 +229,7 @@ pub fn analyze_line(
     let mut out = Vec::with_capacity(positions.len());
     for (i, pos) in positions.iter().enumerate() {
         let board = pos.board();
-        let model = Cpbim::from_board(board);
+        let model = M::from_board(board);
         let mut windows = Vec::new();
         let live_windows = ByColor::new(|c| {
             model.live_windows(c, &mut windows);
@@ -246,7 +261,7 @@ pub fn analyze_line(
         let n = ends[i];
         out.push(Boundary {
             stones: n,
-            last_move: stones[if n == 1 { 0 } else { n - 2 }..n].to_vec(),
+            last_move: stones[game.move_of_stone(n - 1).start..n].to_vec(),
             to_move: pos.to_move(),
             live_windows,
             thn,
@@ -264,35 +279,41 @@ pub fn analyze_line(
 /// is searched. Nothing is inferred from other pairs (with the search's candidate rules, "one
 /// more stone never helps the opponent" holds in practice but is not a theorem).
 #[allow(clippy::too_many_arguments)]
-fn defenses(
+fn defenses<M: Model>(
     board: &Board,
     side: Color,
     radius: usize,
-    solvers: &Solvers<Cpbim>,
-    provers: &Solvers<Cpbim>,
+    solvers: &Solvers<M>,
+    provers: &Solvers<M>,
     stop: &AtomicBool,
     known: &AtomicUsize,
     tick: &(dyn Fn() + Sync),
 ) -> Defenses {
     let points = candidate_points(board, radius);
-    let pairs: Vec<[Point; 2]> = points
-        .iter()
-        .enumerate()
-        .flat_map(|(i, &a)| points[i + 1..].iter().map(move |&b| [a, b]))
-        .collect();
+    let two = board.game().p() == 2;
+    let moves: Vec<Vec<Point>> = if two {
+        points
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &a)| points[i + 1..].iter().map(move |&b| vec![a, b]))
+            .collect()
+    } else {
+        points.iter().map(|&a| vec![a]).collect()
+    };
     let mut d = Defenses {
         needed: true,
         points: points.len(),
-        pairs: pairs.len(),
+        pairs: moves.len(),
         ..Defenses::default()
     };
     let t0 = std::time::Instant::now();
-    known.fetch_add(pairs.len() + points.len() + 1, Ordering::Relaxed);
+    let singles = if two { points.len() } else { 0 };
+    known.fetch_add(moves.len() + singles + 1, Ordering::Relaxed);
     let opponent = side.opponent();
-    // Proofs of the opponent's wins carried over: a pair of stones that leaves a known proof
-    // valid (checked on the position with the pair, under the search's rules) does not hold,
-    // without a search. The known proofs: the opponent's win if `side` passed, and its win
-    // after each single candidate stone of `side`.
+    // Proofs of the opponent's wins carried over: a move that leaves a known proof valid
+    // (checked on the position with the move, under the search's rules) does not hold, without
+    // a search. The known proofs: the opponent's win if `side` passed, and, for moves of two
+    // stones, its win after each single candidate stone of `side`.
     let with_stones = |stones: &[Point]| {
         let mut after = board.clone();
         for &p in stones {
@@ -308,25 +329,33 @@ fn defenses(
         s.proof
     };
     let threat_proof = proof_of(&[]);
-    let single: Vec<Option<ProofNode>> = points.par_iter().map(|&p| proof_of(&[p])).collect();
+    let single: Vec<Option<ProofNode>> = if two {
+        points.par_iter().map(|&p| proof_of(&[p])).collect()
+    } else {
+        Vec::new()
+    };
     let index = |p: Point| {
         points
             .binary_search(&p)
-            .expect("pairs are of candidate points")
+            .expect("moves are of candidate points")
     };
+    let complete = provers.config().complete;
     let carried = AtomicUsize::new(0);
-    let results: Vec<(Outcome, u32, u64)> = pairs
+    let results: Vec<(Outcome, u32, u64)> = moves
         .par_iter()
-        .map(|&[a, b]| {
+        .map(|mv| {
             if stop.load(Ordering::Relaxed) {
                 return (Outcome::Unknown, 0, 0);
             }
-            let after = with_stones(&[a, b]);
-            let mut m = Cpbim::from_board(&after);
-            let known = [&single[index(a)], &single[index(b)], &threat_proof];
+            let after = with_stones(mv);
+            let mut m = M::from_board(&after);
+            let mut known: Vec<&Option<ProofNode>> = vec![&threat_proof];
+            if two {
+                known.extend(mv.iter().map(|&x| &single[index(x)]));
+            }
             let still = known.iter().any(|pr| {
                 pr.as_ref()
-                    .is_some_and(|pr| proof_holds(&mut m, opponent, pr))
+                    .is_some_and(|pr| proof_holds(&mut m, opponent, complete, pr))
             });
             let r = if still {
                 carried.fetch_add(1, Ordering::Relaxed);
@@ -343,15 +372,16 @@ fn defenses(
     d.time = t0.elapsed();
     let results: Vec<Outcome> = results.iter().map(|r| r.0).collect();
     let mut count = vec![0usize; crate::geom::MAX_POINTS];
-    for (pair, outcome) in pairs.iter().zip(results) {
+    for (mv, outcome) in moves.into_iter().zip(results) {
         match outcome {
             Outcome::Win => {}
             Outcome::Unknown => d.unknown += 1,
             Outcome::None | Outcome::Nowin => {
                 d.holding += 1;
-                d.moves.push(*pair);
-                count[pair[0].index()] += 1;
-                count[pair[1].index()] += 1;
+                for x in &mv {
+                    count[x.index()] += 1;
+                }
+                d.moves.push(mv);
             }
         }
     }

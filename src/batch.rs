@@ -45,6 +45,11 @@ impl<M: Model> Solvers<M> {
         }
     }
 
+    /// The configuration of every solver.
+    pub(crate) fn config(&self) -> &Config {
+        &self.config
+    }
+
     pub(crate) fn solve(&self, pos: &Position, stop: &AtomicBool) -> Solution {
         self.solve_for(pos.board(), pos.to_move(), stop)
     }

@@ -24,7 +24,7 @@ fn plain(board: &cpbim::Board) -> Plain {
     for (p, c) in board.iter() {
         cells[common::point(&p.to_string())] = if c == Color::Black { 1 } else { 2 };
     }
-    Plain { cells }
+    Plain::new(cells)
 }
 
 fn code(c: Color) -> u8 {
@@ -135,7 +135,7 @@ fn defences_agree_with_the_reference_pair_by_pair() {
             after.set(x, Some(side));
             after.set(y, Some(side));
             let s = solver.solve_for(&after, side.opponent(), &stop);
-            let holds = d.moves.contains(&[x, y]);
+            let holds = d.moves.contains(&vec![x, y]);
             assert_eq!(
                 holds,
                 s.outcome != Outcome::Win,

@@ -236,13 +236,20 @@ fn other_games_are_read_and_written() {
         no_white.as_bytes(),
     );
     assert_eq!(o.code, 0, "{}", o.stderr);
-    // The solver covers Connect6 so far, and says so.
-    let o = run(&["solve", "--game", "gomoku", "h8"], b"");
+    // The solver covers every game: an open three of Gomoku is a VCF of one four.
+    let o = run(&["solve", "--game", "gomoku", "h8 a1 i8 a2 j8 a3"], b"");
+    assert!(o.stdout.starts_with("win 2  "), "{}{}", o.stdout, o.stderr);
+    let o = run(&["solve", "--game", "gomoku", "--depth", "3", "h8"], b"");
     assert!(
-        o.code == 1 && o.stderr.contains("covers connect6 so far"),
+        o.stderr.contains("whole rounds of 2 plies in gomoku"),
         "{}",
         o.stderr
     );
+    let o = run(
+        &["solve", "--game", "gomoku:20", "--model", "iu", "h8"],
+        b"",
+    );
+    assert!(o.stderr.contains("runs raw or cpbim"), "{}", o.stderr);
     let o = run(&["position", "--game", "chess", "h8"], b"");
     assert!(
         o.code == 2 && o.stderr.contains("the games are"),
@@ -317,8 +324,8 @@ fn huge_option_values_get_errors_or_caps() {
             vec!["--tt-entries", "18446744073709551615"],
             "far more memory",
         ),
-        (vec!["--depth", "1000"], "at most 244"),
-        (vec!["--depth", "6"], "multiples of 4"),
+        (vec!["--depth", "1000"], "at most 244 plies"),
+        (vec!["--depth", "6"], "whole rounds of 4 plies"),
     ] {
         let mut all = vec!["solve"];
         all.extend(args.iter().copied());

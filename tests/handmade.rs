@@ -32,7 +32,7 @@ fn plain(pos: &Position) -> Plain {
     for (p, c) in pos.board().iter() {
         cells[point(&p.to_string())] = if c == Color::Black { 1 } else { 2 };
     }
-    Plain { cells }
+    Plain::new(cells)
 }
 
 fn real(game: u64, back: usize) -> Position {
@@ -246,7 +246,7 @@ fn the_proof_checker_rejects_tampered_proofs() {
     t["defenses"].as_array_mut().unwrap().pop();
     assert!(check_proof(&b, a, &t)
         .unwrap_err()
-        .contains("not every blocking pair"));
+        .contains("not every blocking move"));
     // An attack stone moved off R.
     let mut t = proof.clone();
     t["attack"][0] = "S1".into();
@@ -254,9 +254,7 @@ fn the_proof_checker_rejects_tampered_proofs() {
     // A six that is not one.
     let mut t = proof.clone();
     t["defenses"][0]["next"] = serde_json::json!({"six": ["A19", "B19"]});
-    assert!(check_proof(&b, a, &t)
-        .unwrap_err()
-        .contains("does not make six"));
+    assert!(check_proof(&b, a, &t).unwrap_err().contains("does not win"));
     // The defender's reply swapped for a pair that does not block.
     let mut t = proof.clone();
     t["defenses"][0]["stones"] = serde_json::json!(["R19", "S18"]);

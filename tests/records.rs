@@ -128,7 +128,7 @@ fn analyze_reads_200_random_finished_games() {
             .wrapping_add(1442695040888963407);
         let g = &games[(x >> 33) as usize % games.len()];
         let r = Record::from_stones(Game::CONNECT6, &g.moves).unwrap();
-        let a = analyze_record(&r, &cfg, &stop, &|_| {}).unwrap();
+        let a = analyze_record::<cpbim::Cpbim>(&r, &cfg, &stop, &|_| {}).unwrap();
         let end = a.end.as_ref().expect("finished");
         assert_eq!(Some(end.winner), g.winner, "game {}", g.id);
         let played = g.moves.len() - end.last_move.len();

@@ -114,6 +114,67 @@ fn reference_search_agrees_on_real_positions() {
 }
 
 #[test]
+fn canonical_rule_agrees_with_the_reference() {
+    use rayon::prelude::*;
+    // Every rewind of the first 60 games, under the paper's rule (both attack stones in R).
+    let positions: Vec<(String, Position)> = rewound(60);
+    let limit = 16;
+    let cfg = Config {
+        depth: limit,
+        complete: false,
+        ..Config::default()
+    };
+    let results: Vec<Option<(&str, u32)>> = positions
+        .par_iter()
+        .map(|(_, pos)| {
+            let b = Plain {
+                complete: false,
+                ..plain(pos)
+            };
+            reference_solve(&b, limit, 1_000_000)
+        })
+        .collect();
+    let mut compared = 0;
+    for ((name, pos), reference) in positions.iter().zip(results) {
+        let Some((result, depth)) = reference else {
+            continue;
+        };
+        let s = solve::<Cpbim>(pos, &cfg);
+        assert_eq!((s.outcome.name(), s.depth), (result, depth), "{name}");
+        compared += 1;
+    }
+    assert!(compared >= 250, "only {compared} positions compared");
+}
+
+#[test]
+fn the_complete_rule_finds_a_quiet_second_stone() {
+    // White to move (game 3397 rewound): I9 alone makes two threats, M8 is the quiet stone
+    // that prepares the rest; the paper's rule (both stones in R) finds no win at all.
+    let line = "J10 I12 J9 J11 I10 H10 K11 H9 K12 G8 L13 I11 H12 G13 I13 K9 J13 L8 L11 K10 L10 N10 J8 K8 J7 K7 M9 J6 O11";
+    let pos = cpbim::parse_position(line, Game::CONNECT6).unwrap();
+    let complete = solve_checked::<Cpbim>(&pos, &Config::default());
+    assert_eq!((complete.outcome, complete.depth), (Outcome::Win, 28));
+    let first: Vec<String> = complete.line[0].iter().map(Point::to_string).collect();
+    assert_eq!(first, ["M8", "I9"]);
+    let canonical = solve::<Cpbim>(
+        &pos,
+        &Config {
+            complete: false,
+            ..Config::default()
+        },
+    );
+    assert_eq!(canonical.outcome, Outcome::None);
+    // The canonical checker refuses the complete proof's first attack (M8 is outside R).
+    let proof = serde_json::to_value(complete.proof.as_ref().unwrap()).unwrap();
+    let b = Plain {
+        complete: false,
+        ..plain(&pos)
+    };
+    let e = check_proof(&b, b.to_move(), &proof).unwrap_err();
+    assert!(e.contains("not in R"), "{e}");
+}
+
+#[test]
 fn four_models_identical_results_and_node_counts() {
     let cfg = Config {
         depth: 12,

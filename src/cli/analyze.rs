@@ -2,7 +2,7 @@
 
 use super::input::{line_items, Item};
 use super::progress::Progress;
-use super::{stopped, InputArgs, SearchArgs, STOP};
+use super::{stopped, with_game_model, InputArgs, ModelName, SearchArgs, STOP};
 use anyhow::{Context, Result};
 use clap::Args;
 use cpbim::analyze::{
@@ -60,6 +60,7 @@ fn jobs(args: &AnalyzeArgs) -> Result<Vec<(String, Result<Record>)>> {
             let name = record
                 .as_ref()
                 .ok()
+                .filter(|r| r.game().is_connect6())
                 .and_then(|r| cpbim::opening::name_line(r.stones()).ok())
                 .map(|o| o.short());
             let label = match (line, name) {
@@ -74,9 +75,8 @@ fn jobs(args: &AnalyzeArgs) -> Result<Vec<(String, Result<Record>)>> {
 }
 
 pub fn run(args: &AnalyzeArgs) -> Result<()> {
-    args.input.connect6_only("analyze")?;
     let cfg = AnalyzeConfig {
-        search: args.search.config()?,
+        search: args.search.config(&args.input.game)?,
         defenses: args.defenses,
         radius: args.radius,
     };
@@ -114,10 +114,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
                 p.boundaries
             ));
         };
-        let analysis = match pool.install(|| analyze_record(record, &cfg, &STOP, &progress)) {
+        let analyze = || {
+            with_game_model!(record.game(), ModelName::Cpbim, M => {
+                analyze_record::<M>(record, &cfg, &STOP, &progress).map_err(anyhow::Error::from)
+            })
+        };
+        let analysis = match pool.install(analyze) {
             Ok(a) => a,
             Err(e) => {
-                bar.suspend(|| print_error(args, label, &e.into()));
+                bar.suspend(|| print_error(args, label, &e));
                 continue;
             }
         };

@@ -2,7 +2,8 @@
 //! memory: threads, table sizes, times and depths.
 
 use anyhow::{bail, Result};
-use cpbim::search::tt::{TranspositionTable, MAX_BUDGET};
+use cpbim::search::tt::{TranspositionTable, MAX_ROUNDS};
+use cpbim::Game;
 use std::time::Duration;
 
 /// Cores of this machine.
@@ -75,13 +76,18 @@ pub fn seconds(flag: &str, t: f64) -> Result<Duration> {
         .map_err(|_| anyhow::anyhow!("--{flag} {t}: too large (at most {} seconds)", u64::MAX))
 }
 
-/// `--depth`: a multiple of 4 plies, at most the deepest budget the search holds.
-pub fn depth(d: u32) -> Result<u32> {
-    if !d.is_multiple_of(4) {
-        bail!("--depth {d}: depths are multiples of 4 plies (one round is 2 attacking and 2 defending stones)");
+/// `--depth`: whole rounds of `game` (2p plies: 4 in Connect6, 2 in Gomoku), at most the
+/// deepest budget the search holds.
+pub fn depth(d: u32, game: &Game) -> Result<u32> {
+    let round = 2 * game.p() as u32;
+    if !d.is_multiple_of(round) {
+        bail!("--depth {d}: depths are whole rounds of {round} plies in {game} (an attack and its defence)");
     }
-    if d > MAX_BUDGET {
-        bail!("--depth {d}: at most {MAX_BUDGET} plies");
+    if d > MAX_ROUNDS * round {
+        bail!(
+            "--depth {d}: at most {} plies in {game}",
+            MAX_ROUNDS * round
+        );
     }
     Ok(d)
 }

@@ -124,7 +124,8 @@ impl Side {
 /// The limits of every search, and the threads.
 #[derive(Args, Clone)]
 pub struct SearchArgs {
-    /// Deepest search in plies (a multiple of 4, at most 244).
+    /// Deepest search in plies (whole rounds: a multiple of 4 in Connect6, of 2 in Gomoku; at
+    /// most 61 rounds).
     #[arg(long, default_value_t = DEFAULT_DEPTH)]
     pub depth: u32,
     /// Stop each search after this many nodes (result `unknown`).
@@ -139,16 +140,22 @@ pub struct SearchArgs {
     /// Threads (default: all cores; a larger number is capped at the cores).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// The paper's attack rule: both stones of an attack from the candidate set R (the test
+    /// sets and the benchmark use it). By default a stone that alone makes the attack may come
+    /// with any second stone (docs/search.md).
+    #[arg(long)]
+    pub canonical: bool,
 }
 
 impl SearchArgs {
-    /// The search configuration these options ask for (checked).
-    pub fn config(&self) -> Result<Config> {
+    /// The search configuration these options ask for in `game` (checked).
+    pub fn config(&self, game: &Game) -> Result<Config> {
         Ok(Config {
-            depth: limits::depth(self.depth)?,
+            depth: limits::depth(self.depth, game)?,
             max_nodes: self.nodes,
             max_time: self.time.map(|t| limits::seconds("time", t)).transpose()?,
             tt_entries: self.tt_entries,
+            complete: !self.canonical,
             ..Config::default()
         })
     }
@@ -208,6 +215,72 @@ macro_rules! with_model {
     };
 }
 pub(crate) use with_model;
+
+/// Run `$body` with the type `$M` set to the model `$name` of the game `$game`'s kind: Raw for
+/// every game, the four models for Connect6 and the games of five on boards up to 16×16, CPBIM
+/// for every other game. Any other choice returns an error from the enclosing function.
+macro_rules! with_game_model {
+    ($game:expr, $name:expr, $M:ident => $body:expr) => {{
+        use cpbim::model::{self, Kind};
+        use $crate::cli::ModelName as N;
+        match (model::kind_of(&$game), $name) {
+            (_, N::Raw) => {
+                type $M = cpbim::Raw;
+                $body
+            }
+            (Kind::Connect6, N::Iu) => {
+                type $M = cpbim::Iu;
+                $body
+            }
+            (Kind::Connect6, N::Cpbm) => {
+                type $M = cpbim::Cpbm;
+                $body
+            }
+            (Kind::Connect6, N::Cpbim) => {
+                type $M = cpbim::Cpbim;
+                $body
+            }
+            (Kind::Five, N::Iu) => {
+                type $M = model::Iu5;
+                $body
+            }
+            (Kind::Five, N::Cpbm) => {
+                type $M = model::Cpbm5;
+                $body
+            }
+            (Kind::Five, N::Cpbim) => {
+                type $M = model::Cpbim5;
+                $body
+            }
+            (Kind::K4, N::Cpbim) => {
+                type $M = model::CpbimK4;
+                $body
+            }
+            (Kind::K5, N::Cpbim) => {
+                type $M = model::CpbimK5;
+                $body
+            }
+            (Kind::K6, N::Cpbim) => {
+                type $M = model::CpbimK6;
+                $body
+            }
+            (Kind::K7, N::Cpbim) => {
+                type $M = model::CpbimK7;
+                $body
+            }
+            (Kind::K8, N::Cpbim) => {
+                type $M = model::CpbimK8;
+                $body
+            }
+            (_, other) => anyhow::bail!(
+                "--model {}: the comparison models are built for connect6 and the games of five on boards up to 16×16; {} runs raw or cpbim",
+                other.name(),
+                $game
+            ),
+        }
+    }};
+}
+pub(crate) use with_game_model;
 
 impl ModelName {
     fn name(self) -> &'static str {

@@ -2,7 +2,7 @@
 
 use super::input::{self, Inputs, Line};
 use super::progress::Progress;
-use super::{limits, stopped, with_model, InputArgs, ModelName, SearchArgs, STOP};
+use super::{limits, stopped, with_game_model, InputArgs, ModelName, SearchArgs, STOP};
 use anyhow::Result;
 use clap::Args;
 use cpbim::batch::{self, Answer, LineResult};
@@ -39,18 +39,18 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: &SolveArgs) -> Result<()> {
-    args.input.connect6_only("solve")?;
+    let game = args.input.game;
     let config = Config {
         ordering: super::ordering(args.plain_ordering),
         proof: args.proof,
-        ..args.search.config()?
+        ..args.search.config(&game)?
     };
     let inputs = if args.example {
         Inputs::One(EXAMPLE.to_string())
     } else {
         input::read(args.input.position.as_deref(), args.input.game_id)?
     };
-    with_model!(args.model, M => match inputs {
+    with_game_model!(game, args.model, M => match inputs {
         Inputs::One(text) => one::<M>(args, &config, &text),
         Inputs::Lines(lines) => lines_batch::<M>(args, &config, &lines),
     })

@@ -129,6 +129,18 @@ pub(crate) fn common_points(threats: &[Threat], x: Point) -> Option<[Option<Poin
     common
 }
 
+/// Every point that meets all of `threats` (which must need exactly one: see
+/// [`cover_number`]), sorted.
+pub fn blocking_points(threats: &[Threat]) -> Vec<Point> {
+    let Some(first) = threats.first() else {
+        return Vec::new();
+    };
+    first
+        .points()
+        .filter(|&x| threats.iter().all(|t| t.contains(x)))
+        .collect()
+}
+
 /// Every pair of points that meets all of `threats` (which must need exactly two: see
 /// [`cover_number`]), each pair ascending, the list sorted.
 pub fn blocking_pairs(threats: &[Threat]) -> Vec<(Point, Point)> {

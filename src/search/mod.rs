@@ -35,7 +35,9 @@ pub mod tt;
 
 use crate::board::{Board, Position};
 use crate::geom::{Color, Dir, Point, PointSet, MAX_POINTS as POINTS};
-use crate::model::{blocking_pairs, common_points, cover_number, Level, Model, Threat};
+use crate::model::{
+    blocking_pairs, blocking_points, common_points, cover_number, Level, Model, Threat,
+};
 use proof::{Defense, ProofNode};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
@@ -118,6 +120,10 @@ pub struct Config {
     pub ordering: Ordering,
     /// Build the proof tree of a win.
     pub proof: bool,
+    /// The complete attack rule of games of two stones per move (`docs/search.md`): when one
+    /// stone of R alone meets the attack conditions, the other may be any empty point. False:
+    /// the paper's canonical rule, both stones from R (the test sets and the benchmark).
+    pub complete: bool,
 }
 
 /// The default depth limit of `cpbim solve`.
@@ -132,6 +138,7 @@ impl Default for Config {
             tt_entries: tt::DEFAULT_ENTRIES,
             ordering: Ordering::ALL,
             proof: false,
+            complete: true,
         }
     }
 }
@@ -170,7 +177,8 @@ impl Solution {
     }
 }
 
-/// An attack: two attacker stones, `p < q`, and `thn(A)` after them.
+/// An attack: the attacker's stones — two, `p < q`, or one, `p == q` (games of one stone per
+/// move) — and `thn(A)` after them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Attack {
     p: Point,
@@ -214,10 +222,14 @@ impl<M: Model> Solver<M> {
         stop: &'s AtomicBool,
         start: Instant,
     ) -> Searcher<'s, M> {
+        let p = board.game().p();
         Searcher {
             m: M::from_board(board),
             a: attacker,
             d: attacker.opponent(),
+            p: p as u8,
+            round: 2 * p as u32,
+            complete: config.complete && p == 2,
             tt,
             ordering: config.ordering,
             nodes: 1,
@@ -232,6 +244,16 @@ impl<M: Model> Solver<M> {
         }
     }
 
+    /// The plies of one round on `board` (2p) and the deepest budget the configured depth
+    /// allows: the depth rounded down to whole rounds, at most [`tt::MAX_ROUNDS`] of them.
+    fn limit(&self, board: &Board) -> (u32, u32) {
+        let round = 2 * board.game().p() as u32;
+        (
+            round,
+            (self.config.depth / round).min(tt::MAX_ROUNDS) * round,
+        )
+    }
+
     /// Does `attacker` have a double-threat win on `board` within the depth limit? Cheaper than
     /// [`Solver::solve_for`] when only yes or no matters: iterative deepening with the win
     /// searches only (no exhaustion searches telling `none` from `nowin`). Returns `Win` with
@@ -244,17 +266,17 @@ impl<M: Model> Solver<M> {
         stop: &AtomicBool,
     ) -> (Outcome, u32, u64) {
         self.tt.new_search();
-        let limit = (self.config.depth / 4 * 4).min(tt::MAX_BUDGET);
+        let (round, limit) = self.limit(board);
         let start = Instant::now();
         let mut s = Self::searcher(&mut self.tt, &self.config, board, attacker, stop, start);
-        if board.stones() == 0 {
+        if first_move_too_small(board) {
             return (Outcome::Nowin, limit, 1);
         }
-        for budget in (0..=limit).step_by(4) {
+        for budget in (0..=limit).step_by(round as usize) {
             match s.win_a(0, budget) {
                 Some(true) => return (Outcome::Win, budget, s.nodes),
                 Some(false) => {}
-                None => return (Outcome::Unknown, budget.saturating_sub(4), s.nodes),
+                None => return (Outcome::Unknown, budget.saturating_sub(round), s.nodes),
             }
         }
         (Outcome::Nowin, limit, s.nodes)
@@ -266,17 +288,16 @@ impl<M: Model> Solver<M> {
     pub fn solve_for(&mut self, board: &Board, attacker: Color, stop: &AtomicBool) -> Solution {
         self.tt.new_search();
         let start = Instant::now();
+        let (round, limit) = self.limit(board);
         let mut s = Self::searcher(&mut self.tt, &self.config, board, attacker, stop, start);
-        let limit = (self.config.depth / 4 * 4).min(tt::MAX_BUDGET);
         let mut outcome = Outcome::Nowin;
         let mut depth = limit;
         let mut completed = None;
-        // The first move of the game places one stone: no pair to play, no double threat.
-        if board.stones() == 0 {
+        if first_move_too_small(board) {
             outcome = Outcome::None;
             depth = 0;
         } else {
-            for budget in (0..=limit).step_by(4) {
+            for budget in (0..=limit).step_by(round as usize) {
                 let answer = match s.win_a(0, budget) {
                     Some(true) => Some(Outcome::Win),
                     Some(false) => match s.ex_a(0, budget) {
@@ -328,6 +349,13 @@ impl<M: Model> Solver<M> {
     }
 }
 
+/// On the empty board of a game whose first move has fewer stones than the others (Connect6:
+/// one, then two), the first move is no attack: nobody has a threat win there. (With one
+/// stone per move the search itself finds no attack on an empty board.)
+fn first_move_too_small(board: &Board) -> bool {
+    board.stones() == 0 && board.game().q() < board.game().p()
+}
+
 /// Solve `pos` with model `M` and `config` (a one-off [`Solver`]).
 pub fn solve<M: Model>(pos: &Position, config: &Config) -> Solution {
     Solver::<M>::new(config.clone()).solve(pos, &AtomicBool::new(false))
@@ -337,6 +365,12 @@ struct Searcher<'a, M: Model> {
     m: M,
     a: Color,
     d: Color,
+    /// Stones per move: 2, or 1 (VCF).
+    p: u8,
+    /// Plies of one round (an attack and its defence): 2p.
+    round: u32,
+    /// The complete attack rule (two stones per move only).
+    complete: bool,
     tt: &'a mut TranspositionTable,
     ordering: Ordering,
     nodes: u64,
@@ -368,57 +402,90 @@ impl<M: Model> Searcher<'_, M> {
         }
     }
 
+    /// Play a move of `c`: the stones `p` and `q`, or `p` alone when `q == p`.
     #[inline]
     fn make_pair(&mut self, p: Point, q: Point, c: Color) {
         self.m.make(p, c);
-        self.m.make(q, c);
+        if q != p {
+            self.m.make(q, c);
+        }
     }
 
+    /// Take back the move `(p, q)`.
     #[inline]
-    fn unmake_pair(&mut self) {
+    fn unmake_pair(&mut self, p: Point, q: Point) {
         self.m.unmake();
-        self.m.unmake();
+        if q != p {
+            self.m.unmake();
+        }
     }
 
     /// Every attack of the A-node (`docs/search.md`), with `thn(A)` after it. With `first_only` it
-    /// stops at the first attack; with `win_only` at the first attack leaving `thn(A) ≥ 3`.
+    /// stops at the first attack; with `win_only` at the first attack leaving `thn(A) ≥ p + 1`.
     fn generate(&mut self, first_only: bool, win_only: bool, out: &mut Vec<Attack>) {
         out.clear();
         let (a, d) = (self.a, self.d);
         let mut dw = std::mem::take(&mut self.windows);
         self.m.live_windows(d, &mut dw);
-        if cover_number(&dw) >= 3 {
+        if cover_number(&dw) > self.p {
             self.windows = dw;
             return;
         }
         let blockers: PointSet = dw.iter().flat_map(|t| t.points()).collect();
         let r = self.m.candidates(a, Level::Attack).union(&blockers);
         let w0 = dw.first().copied();
-        // First stones and, for each, the second stones that keep D without a live window:
-        // with no live window of D, any two of R; else a first stone on D's first window and a
-        // second that meets every window the first misses.
-        let mut firsts = [(Point::CENTER, PointSet::EMPTY); 2];
+        if self.p == 1 {
+            // One stone: a point of R meeting every live window of D, leaving thn(A) ≥ 1.
+            let firsts: PointSet = match w0 {
+                None => r,
+                Some(w) => w
+                    .points()
+                    .filter(|&x| common_points(&dw, x).is_none())
+                    .collect(),
+            };
+            self.windows = dw;
+            for x in firsts.iter() {
+                self.m.make(x, a);
+                self.count_node();
+                let t = self.m.thn(a);
+                self.m.unmake();
+                if t >= 1 {
+                    out.push(Attack { p: x, q: x, thn: t });
+                    if first_only || (win_only && t >= 2) {
+                        return;
+                    }
+                }
+                if self.aborted {
+                    return;
+                }
+            }
+            return;
+        }
+        // Two stones: with no live window of D, any two of R; else a first stone on D's first
+        // window and a second that meets every window the first misses.
+        let mut firsts = [(Point::CENTER, PointSet::EMPTY, false); 2];
         if let Some(w) = w0 {
             for (slot, x) in firsts.iter_mut().zip(w.points()) {
-                let seconds = match common_points(&dw, x) {
+                let common = common_points(&dw, x);
+                let seconds = match common {
                     None => r,
                     Some(common) => common.into_iter().flatten().collect(),
                 };
-                *slot = (x, seconds);
+                *slot = (x, seconds, common.is_none());
             }
         }
         self.windows = dw;
         match w0 {
             None => {
                 for p in r.iter() {
-                    if self.attacks_from(p, r, r, w0, first_only, win_only, out) {
+                    if self.attacks_from(p, r, r, w0, true, first_only, win_only, out) {
                         return;
                     }
                 }
             }
             Some(w) => {
-                for &(p, seconds) in &firsts[..w.points().count()] {
-                    if self.attacks_from(p, seconds, r, w0, first_only, win_only, out) {
+                for &(p, seconds, blocks_all) in &firsts[..w.points().count()] {
+                    if self.attacks_from(p, seconds, r, w0, blocks_all, first_only, win_only, out) {
                         return;
                     }
                 }
@@ -426,8 +493,10 @@ impl<M: Model> Searcher<'_, M> {
         }
     }
 
-    /// The attacks whose first stone is `p` and second one of `seconds` (each unordered pair
-    /// once, both in `r`), pushed onto `out`. True when generation should stop (the first
+    /// The two-stone attacks whose first stone is `p` and second one of `seconds` (each
+    /// unordered pair once, both in `r`), pushed onto `out`; with the complete rule, when `p`
+    /// alone (`blocks_all`: it meets every live window of D) leaves thn(A) ≥ 2, also every pair
+    /// of `p` and an empty point outside `r`. True when generation should stop (the first
     /// attack was asked for, a winning one with `win_only`, or the limits ended the search).
     #[allow(clippy::too_many_arguments)]
     #[inline]
@@ -437,17 +506,19 @@ impl<M: Model> Searcher<'_, M> {
         seconds: PointSet,
         r: PointSet,
         w0: Option<Threat>,
+        blocks_all: bool,
         first_only: bool,
         win_only: bool,
         out: &mut Vec<Attack>,
     ) -> bool {
         let a = self.a;
         self.m.make(p, a);
+        let alone = self.m.thn(a);
         // If p alone leaves A no live window, every live window after the pair passes
         // through q, and windows of different directions share no empty point (they meet
         // only at q). So thn(A) after the pair is the sum over the four directions of the
         // threats of q's connection once q is played: no need to play q.
-        let through_q_only = self.m.thn(a) == 0;
+        let through_q_only = alone == 0;
         let allowed = if through_q_only {
             seconds.intersection(&self.m.candidates(a, Level::NearLive))
         } else {
@@ -487,6 +558,26 @@ impl<M: Model> Searcher<'_, M> {
             }
             if done || self.aborted {
                 break;
+            }
+        }
+        if self.complete && blocks_all && alone >= 2 && !done && !self.aborted {
+            // The complete rule: p alone is an attack, so the second stone is free. A stone
+            // outside R lies in no window of A with two stones, so it adds no live window:
+            // thn(A) is p's alone.
+            for q in self.m.board().game().points() {
+                if q == p || r.contains(q) || !self.m.board().is_empty(q) {
+                    continue;
+                }
+                self.count_node();
+                out.push(Attack {
+                    p: p.min(q),
+                    q: p.max(q),
+                    thn: alone,
+                });
+                if first_only || (win_only && alone >= 3) || self.aborted {
+                    done = true;
+                    break;
+                }
             }
         }
         self.m.unmake();
@@ -579,7 +670,8 @@ impl<M: Model> Searcher<'_, M> {
     }
 
     /// The attacks of the current A-node, ordered; `None` if the limits ended the search.
-    /// With `stop_at_win` generation stops at an attack leaving `thn(A) ≥ 3` (returned first).
+    /// With `stop_at_win` generation stops at an attack leaving `thn(A) ≥ p + 1` (returned
+    /// first, alone).
     fn ordered_attacks(
         &mut self,
         ply: usize,
@@ -592,19 +684,26 @@ impl<M: Model> Searcher<'_, M> {
         if self.aborted {
             return None;
         }
-        if let Some(i) = attacks.iter().position(|x| x.thn >= 3) {
+        if let Some(i) = attacks.iter().position(|x| x.thn > self.p) {
             attacks.swap(0, i);
             attacks.truncate(1);
             return Some(attacks);
         }
         let mut pairs: Vec<(Point, Point)> = attacks.iter().map(|x| (x.p, x.q)).collect();
         self.order(self.a, &mut pairs, ply, best);
+        let thn = self.p;
         Some(
             pairs
                 .into_iter()
-                .map(|(p, q)| Attack { p, q, thn: 2 })
+                .map(|(p, q)| Attack { p, q, thn })
                 .collect(),
         )
+    }
+
+    /// The transposition table's measure of a budget: rounds.
+    #[inline]
+    fn rounds(&self, budget: u32) -> u32 {
+        budget / self.round
     }
 
     /// Is the current A-node won within `budget` plies? `None` if the limits ended the search.
@@ -612,81 +711,88 @@ impl<M: Model> Searcher<'_, M> {
         if self.m.thn(self.a) > 0 {
             return Some(true);
         }
-        if budget < 4 {
+        if budget < self.round {
             return Some(false);
         }
         let key = self.m.zobrist();
-        let probe = self.tt.probe(key, budget, Question::Win);
+        let probe = self.tt.probe(key, self.rounds(budget), Question::Win);
         if let Some(answer) = probe.answer {
             return Some(answer);
         }
         let attacks = self.ordered_attacks(ply, probe.best, false, true)?;
         for att in &attacks {
-            let won = if att.thn >= 3 {
+            let won = if att.thn > self.p {
                 true
             } else {
                 self.make_pair(att.p, att.q, self.a);
                 self.count_node();
-                let r = self.win_d(ply + 2, budget - 4);
-                self.unmake_pair();
+                let r = self.win_d(ply + 2, budget - self.round);
+                self.unmake_pair(att.p, att.q);
                 r?
             };
             if won {
-                self.tt
-                    .store(key, budget, Question::Win, true, Some((att.p, att.q)));
+                self.tt.store(
+                    key,
+                    self.rounds(budget),
+                    Question::Win,
+                    true,
+                    Some((att.p, att.q)),
+                );
                 self.reward(self.a, att.p, att.q, ply, budget);
                 return Some(true);
             }
         }
         let first = attacks.first().map(|x| (x.p, x.q));
-        self.tt.store(key, budget, Question::Win, false, first);
+        self.tt
+            .store(key, self.rounds(budget), Question::Win, false, first);
         Some(false)
     }
 
     /// Is the D-node (the attack just made) won, the next A-node having `budget` plies?
     fn win_d(&mut self, ply: usize, budget: u32) -> Option<bool> {
         let (thn, mut pairs) = self.defences();
-        if thn >= 3 {
+        if thn > self.p {
             return Some(true);
         }
-        debug_assert_eq!(thn, 2, "attacks leave thn(A) >= 2");
+        debug_assert_eq!(thn, self.p, "attacks leave thn(A) >= p");
         self.order(self.d, &mut pairs, ply, None);
         for &(x, y) in &pairs {
             self.make_pair(x, y, self.d);
             self.count_node();
             let r = self.win_a(ply + 2, budget);
-            self.unmake_pair();
+            self.unmake_pair(x, y);
             if !r? {
-                self.reward(self.d, x, y, ply, budget + 4);
+                self.reward(self.d, x, y, ply, budget + self.round);
                 return Some(false);
             }
         }
         Some(true)
     }
 
-    /// Is the tree of the current A-node exhausted within `budget` plies (no double-threat win
-    /// at any depth)? `None` if the limits ended the search.
+    /// Is the tree of the current A-node exhausted within `budget` plies (no win by continuous
+    /// threats at any depth)? `None` if the limits ended the search.
     fn ex_a(&mut self, ply: usize, budget: u32) -> Option<bool> {
         if self.m.thn(self.a) > 0 {
             return Some(false);
         }
         let key = self.m.zobrist();
-        let probe = self.tt.probe(key, budget, Question::Exhausted);
+        let probe = self.tt.probe(key, self.rounds(budget), Question::Exhausted);
         if let Some(answer) = probe.answer {
             return Some(answer);
         }
-        let attacks = self.ordered_attacks(ply, probe.best, budget < 4, true)?;
+        let short = budget < self.round;
+        let attacks = self.ordered_attacks(ply, probe.best, short, true)?;
         let exhausted = if attacks.is_empty() {
             true
-        } else if budget < 4 || attacks[0].thn >= 3 {
+        } else if short || attacks[0].thn > self.p {
             false
         } else {
             let mut all = true;
             for att in &attacks {
                 self.make_pair(att.p, att.q, self.a);
                 self.count_node();
-                let r = self.ex_d(ply + 2, budget - 4);
-                self.unmake_pair();
+                let r = self.ex_d(ply + 2, budget - self.round);
+                self.unmake_pair(att.p, att.q);
                 if !r? {
                     all = false;
                     break;
@@ -695,8 +801,13 @@ impl<M: Model> Searcher<'_, M> {
             all
         };
         let first = attacks.first().map(|x| (x.p, x.q));
-        self.tt
-            .store(key, budget, Question::Exhausted, exhausted, first);
+        self.tt.store(
+            key,
+            self.rounds(budget),
+            Question::Exhausted,
+            exhausted,
+            first,
+        );
         Some(exhausted)
     }
 
@@ -704,7 +815,7 @@ impl<M: Model> Searcher<'_, M> {
     /// A-node with `budget` plies?
     fn ex_d(&mut self, ply: usize, budget: u32) -> Option<bool> {
         let (thn, mut pairs) = self.defences();
-        if thn >= 3 {
+        if thn > self.p {
             return Some(false);
         }
         self.order(self.d, &mut pairs, ply, None);
@@ -712,55 +823,69 @@ impl<M: Model> Searcher<'_, M> {
             self.make_pair(x, y, self.d);
             self.count_node();
             let r = self.ex_a(ply + 2, budget);
-            self.unmake_pair();
+            self.unmake_pair(x, y);
             if r? {
-                self.reward(self.d, x, y, ply, budget + 4);
+                self.reward(self.d, x, y, ply, budget + self.round);
                 return Some(true);
             }
         }
         Some(false)
     }
 
-    /// The defences at a D-node: every pair that hits all of A's live windows (empty when
-    /// `thn(A) ≥ 3`), and `thn(A)`.
+    /// The defences at a D-node: every move of p stones that hits all of A's live windows
+    /// (none when `thn(A) > p`) — pairs, or single points as `(x, x)` — and `thn(A)`.
     fn defences(&mut self) -> (u8, Vec<(Point, Point)>) {
         let mut w = std::mem::take(&mut self.windows);
         self.m.live_windows(self.a, &mut w);
         let thn = cover_number(&w);
-        let pairs = if thn >= 3 {
+        let moves = if thn > self.p {
             Vec::new()
+        } else if self.p == 1 {
+            blocking_points(&w).into_iter().map(|x| (x, x)).collect()
         } else {
             blocking_pairs(&w)
         };
         self.windows = w;
-        (thn, pairs)
+        (thn, moves)
     }
 
     /// The smallest budget ≤ `budget` at which the current A-node is won.
     fn min_win(&mut self, ply: usize, budget: u32) -> Option<u32> {
         (0..=budget)
-            .step_by(4)
+            .step_by(self.round as usize)
             .find(|&b| self.win_a(ply, b) == Some(true))
     }
 
-    /// The stones completing six from the first live window of A.
+    /// The stones completing the winning row from the first live window of A.
     fn six(&mut self) -> Vec<Point> {
         let mut w = Vec::new();
         self.m.live_windows(self.a, &mut w);
         w.first().map(|t| t.points().collect()).unwrap_or_default()
     }
 
+    /// The stones of a move `(p, q)`: one when `p == q`.
+    fn stones(p: Point, q: Point) -> Vec<Point> {
+        if p == q {
+            vec![p]
+        } else {
+            vec![p, q]
+        }
+    }
+
     /// The first attack (in search order) winning the current A-node with `budget`.
     fn winning_attack(&mut self, ply: usize, budget: u32) -> Option<Attack> {
-        let best = self.tt.probe(self.m.zobrist(), budget, Question::Win).best;
+        let best = self
+            .tt
+            .probe(self.m.zobrist(), self.rounds(budget), Question::Win)
+            .best;
         let attacks = self.ordered_attacks(ply, best, false, true)?;
         for att in attacks {
-            if att.thn >= 3 {
+            if att.thn > self.p {
                 return Some(att);
             }
             self.make_pair(att.p, att.q, self.a);
-            let won = self.win_d(ply + 2, budget - 4) == Some(true);
-            self.unmake_pair();
+            let won = self.win_d(ply + 2, budget - self.round) == Some(true);
+            self.unmake_pair(att.p, att.q);
             if won {
                 return Some(att);
             }
@@ -771,7 +896,7 @@ impl<M: Model> Searcher<'_, M> {
     /// The principal line of a win within `budget` from the current A-node.
     fn line(&mut self, budget: u32) -> Vec<Vec<Point>> {
         let mut line = Vec::new();
-        let mut made = 0;
+        let mut made = Vec::new();
         let mut budget = budget;
         let mut ply = 0;
         loop {
@@ -785,16 +910,16 @@ impl<M: Model> Searcher<'_, M> {
             let Some(att) = self.winning_attack(ply, b) else {
                 break;
             };
-            line.push(vec![att.p, att.q]);
+            line.push(Self::stones(att.p, att.q));
             self.make_pair(att.p, att.q, self.a);
-            made += 1;
+            made.push((att.p, att.q));
             let (_, pairs) = self.defences();
             // The defence that holds out longest.
             let mut best: Option<((Point, Point), u32)> = None;
             for (x, y) in pairs {
                 self.make_pair(x, y, self.d);
-                let depth = self.min_win(ply + 4, b - 4).unwrap_or(u32::MAX);
-                self.unmake_pair();
+                let depth = self.min_win(ply + 4, b - self.round).unwrap_or(u32::MAX);
+                self.unmake_pair(x, y);
                 if best.is_none_or(|(_, d)| depth > d) {
                     best = Some(((x, y), depth));
                 }
@@ -802,14 +927,14 @@ impl<M: Model> Searcher<'_, M> {
             let Some(((x, y), depth)) = best else {
                 break;
             };
-            line.push(vec![x, y]);
+            line.push(Self::stones(x, y));
             self.make_pair(x, y, self.d);
-            made += 1;
+            made.push((x, y));
             budget = depth;
             ply += 4;
         }
-        for _ in 0..made {
-            self.unmake_pair();
+        for (p, q) in made.into_iter().rev() {
+            self.unmake_pair(p, q);
         }
         line
     }
@@ -832,16 +957,16 @@ impl<M: Model> Searcher<'_, M> {
         let mut defenses = Vec::with_capacity(pairs.len());
         for (x, y) in pairs {
             self.make_pair(x, y, self.d);
-            let next = self.prove_at(ply + 4, b - 4);
-            self.unmake_pair();
+            let next = self.prove_at(ply + 4, b - self.round);
+            self.unmake_pair(x, y);
             defenses.push(Defense {
-                stones: [x, y],
+                stones: Self::stones(x, y),
                 next,
             });
         }
-        self.unmake_pair();
+        self.unmake_pair(att.p, att.q);
         ProofNode::Attack {
-            attack: [att.p, att.q],
+            attack: Self::stones(att.p, att.q),
             defenses,
         }
     }

@@ -1,12 +1,13 @@
-//! Proof trees of double-threat wins (`docs/search.md`):
+//! Proof trees of threat wins (`docs/search.md`):
 //!
 //! ```text
-//! NODE := {"six": ["K10","K11"]}                    A completes six from a live window
+//! NODE := {"six": ["K10","K11"]}                    A completes its winning row from a live window
 //!       | {"attack": ["K10","L11"], "defenses": [ {"stones": ["M12","N13"], "next": NODE}, ... ]}
 //! ```
 //!
-//! `defenses` lists every defender pair that hits all of the attacker's live windows after the
-//! attack (empty when none does: `thn ≥ 3`).
+//! A move is two stones in Connect6 and one in Gomoku and Renju. `defenses` lists every defender
+//! move that hits all of the attacker's live windows after the attack (empty when none does:
+//! `thn > p`). The node that completes the row is called `six` whatever the game.
 
 use crate::geom::Point;
 
@@ -14,16 +15,16 @@ use crate::geom::Point;
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(untagged)]
 pub enum ProofNode {
-    /// The attacker completes six with these stones (one or two).
+    /// The attacker completes its winning row with these stones.
     Six {
-        /// Stones completing six.
+        /// Stones completing the row.
         six: Vec<Point>,
     },
-    /// The attacker plays two stones; every defence is answered by a sub-proof.
+    /// The attacker plays a move; every defence is answered by a sub-proof.
     Attack {
-        /// The attacker's two stones.
-        attack: [Point; 2],
-        /// Every defender pair that blocks all live windows, with the proof that follows.
+        /// The attacker's stones (p of them).
+        attack: Vec<Point>,
+        /// Every defender move that blocks all live windows, with the proof that follows.
         defenses: Vec<Defense>,
     },
 }
@@ -31,8 +32,8 @@ pub enum ProofNode {
 /// One defence and the proof that follows it.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Defense {
-    /// The defender's two stones.
-    pub stones: [Point; 2],
+    /// The defender's stones (p of them).
+    pub stones: Vec<Point>,
     /// The attacker's continuation.
     pub next: ProofNode,
 }
@@ -48,33 +49,42 @@ impl ProofNode {
         }
     }
 
-    /// Plies until the six on the longest branch (an attack with no defence counts 4).
+    /// Plies until the winning row on the longest branch (a round counts 2p plies; an attack
+    /// with no defence counts a round).
     pub fn depth(&self) -> u32 {
         match self {
             ProofNode::Six { .. } => 0,
-            ProofNode::Attack { defenses, .. } => {
-                4 + defenses.iter().map(|d| d.next.depth()).max().unwrap_or(0)
+            ProofNode::Attack { attack, defenses } => {
+                2 * attack.len() as u32 + defenses.iter().map(|d| d.next.depth()).max().unwrap_or(0)
             }
         }
     }
 }
 
-/// Does `node` prove a win for `a` in the position of `m` (under the search's rules, `docs/search.md`)? Checked
-/// with the model's queries: every attack stone empty and in R, no defender live window and
-/// `thn ≥ 2` after it, the listed defences exactly cover every blocking pair (extra listed
-/// ones are ignored), every six completes six. Used to carry a known proof over to a position
-/// with more defender stones (`cpbim analyze --defenses`): if it still holds, the attacker
-/// still wins there, without a search. `m` is left as it was.
-pub fn proof_holds<M: crate::Model>(m: &mut M, a: crate::Color, node: &ProofNode) -> bool {
-    use crate::model::{blocking_pairs, candidate_set, cover_number};
+/// Does `node` prove a win for `a` in the position of `m` (under the search's rules,
+/// `docs/search.md`)? Checked with the model's queries: the attack is p empty stones, all in R
+/// — or, with `complete`, one of them in R meeting the attack conditions alone and the other
+/// anywhere — leaving no live window of the defender and `thn ≥ p`; the listed defences
+/// exactly cover every blocking move (extra listed ones are ignored); every `six` completes
+/// the row. Used to carry a known proof over to a position with more defender stones
+/// (`cpbim analyze --defenses`): if it still holds, the attacker still wins there, without a
+/// search. `m` is left as it was.
+pub fn proof_holds<M: crate::Model>(
+    m: &mut M,
+    a: crate::Color,
+    complete: bool,
+    node: &ProofNode,
+) -> bool {
+    use crate::model::{blocking_pairs, blocking_points, candidate_set, cover_number};
     let d = a.opponent();
+    let p = m.game().p();
     match node {
         ProofNode::Six { six } => {
-            if six.is_empty() || six.iter().any(|&p| !m.board().is_empty(p)) {
+            if six.is_empty() || six.iter().any(|&x| !m.board().is_empty(x)) {
                 return false;
             }
-            for &p in six {
-                m.make(p, a);
+            for &x in six {
+                m.make(x, a);
             }
             let ok = m.has_win(a);
             for _ in six {
@@ -83,45 +93,84 @@ pub fn proof_holds<M: crate::Model>(m: &mut M, a: crate::Color, node: &ProofNode
             ok
         }
         ProofNode::Attack { attack, defenses } => {
-            let [x, y] = *attack;
-            if x == y || !m.board().is_empty(x) || !m.board().is_empty(y) {
+            let distinct = attack.len() < 2 || attack[0] != attack[1];
+            if attack.len() != p || !distinct || attack.iter().any(|&x| !m.board().is_empty(x)) {
                 return false;
             }
             let r = candidate_set(m, a);
-            if !r.contains(x) || !r.contains(y) {
+            let in_r = attack.iter().filter(|&&x| r.contains(x)).count();
+            if in_r < p && !(complete && p == 2 && in_r == 1 && alone_attacks(m, a, attack, &r)) {
                 return false;
             }
-            m.make(x, a);
-            m.make(y, a);
+            for &x in attack {
+                m.make(x, a);
+            }
             let mut windows = Vec::new();
             m.live_windows(d, &mut windows);
             let mut ok = windows.is_empty();
             if ok {
                 m.live_windows(a, &mut windows);
-                ok = cover_number(&windows) >= 2;
+                ok = cover_number(&windows) >= p as u8;
             }
             if ok {
-                for (u, v) in blocking_pairs(&windows) {
-                    let Some(def) = defenses
-                        .iter()
-                        .find(|df| df.stones == [u, v] || df.stones == [v, u])
-                    else {
-                        ok = false;
-                        break;
-                    };
-                    m.make(u, d);
-                    m.make(v, d);
-                    ok = proof_holds(m, a, &def.next);
-                    m.unmake();
-                    m.unmake();
-                    if !ok {
-                        break;
+                let moves: Vec<Vec<Point>> = if p == 1 {
+                    blocking_points(&windows)
+                        .into_iter()
+                        .map(|x| vec![x])
+                        .collect()
+                } else {
+                    blocking_pairs(&windows)
+                        .into_iter()
+                        .map(|(u, v)| vec![u, v])
+                        .collect()
+                };
+                if cover_number(&windows) > p as u8 {
+                    // No defence exists: nothing more to check.
+                } else {
+                    for mv in moves {
+                        let same = |df: &&Defense| {
+                            df.stones.len() == mv.len() && mv.iter().all(|x| df.stones.contains(x))
+                        };
+                        let Some(def) = defenses.iter().find(same) else {
+                            ok = false;
+                            break;
+                        };
+                        for &x in &mv {
+                            m.make(x, d);
+                        }
+                        ok = proof_holds(m, a, complete, &def.next);
+                        for _ in &mv {
+                            m.unmake();
+                        }
+                        if !ok {
+                            break;
+                        }
                     }
                 }
             }
-            m.unmake();
-            m.unmake();
+            for _ in attack {
+                m.unmake();
+            }
             ok
         }
     }
+}
+
+/// With the complete rule: does the stone of `attack` that lies in `r` alone leave the defender
+/// no live window and the attacker two threats or more?
+fn alone_attacks<M: crate::Model>(
+    m: &mut M,
+    a: crate::Color,
+    attack: &[Point],
+    r: &crate::PointSet,
+) -> bool {
+    let Some(&x) = attack.iter().find(|&&x| r.contains(x)) else {
+        return false;
+    };
+    m.make(x, a);
+    let mut windows = Vec::new();
+    m.live_windows(a.opponent(), &mut windows);
+    let ok = windows.is_empty() && m.thn(a) >= 2;
+    m.unmake();
+    ok
 }

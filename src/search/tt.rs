@@ -1,8 +1,8 @@
 //! The transposition table: 2^21 entries in two levels (paper §8.1): each bucket holds a
 //! depth-preferred entry and an always-replace entry. An entry is 16 bytes.
 //!
-//! Entries record exact facts about an attacker-to-move position, as budgets in plies (always
-//! multiples of 4, stored divided by 4 in 6 bits):
+//! Entries record exact facts about an attacker-to-move position, as budgets in rounds (an
+//! attack and its defence: 4 plies in Connect6, 2 in Gomoku), in 6 bits:
 //!
 //! * a win is proven for every budget ≥ `win_at`, and ruled out for every budget ≤ `nowin_to`;
 //! * the tree is proven exhausted (no win at any depth) for every budget ≥ `ex_from`, and
@@ -15,15 +15,20 @@
 
 use crate::geom::Point;
 
-/// Largest budget / 4 an entry can hold; deeper budgets are stored as this (a win found with
-/// more budget is then recorded only as a win from this budget on, which is still a fact
-/// because no search budget exceeds [`MAX_BUDGET`]).
+/// Largest budget in rounds an entry can hold; deeper budgets are stored as this (a win found
+/// with more budget is then recorded only as a win from this budget on, which is still a fact
+/// because no search budget exceeds [`MAX_ROUNDS`]).
 const TOP: u32 = 61;
 /// No fact.
 const UNKNOWN: u32 = 63;
 
-/// The deepest budget a search may use (plies).
+/// The deepest budget a search may use, in rounds.
+pub const MAX_ROUNDS: u32 = TOP;
+/// The deepest budget of Connect6 (and any game of two stones per move), in plies.
 pub const MAX_BUDGET: u32 = TOP * 4;
+
+/// The bit of `Entry::data` saying a best move is stored.
+const HAS_BEST: u32 = 1 << 24;
 
 /// One entry: 16 bytes.
 #[derive(Clone, Copy, Debug, Default)]
@@ -32,7 +37,8 @@ struct Entry {
     key: u64,
     /// win_at (6 bits) | nowin_to+1 (6) | ex_from (6) | nex_to+1 (6) | generation (8).
     facts: u32,
-    /// First point of the best pair (9 bits) | second (9) | 1 + budget/4 searched (6).
+    /// First point of the best move (9 bits) | second (9, the first again for one stone) |
+    /// 1 + rounds searched (6) | a best move is stored (1).
     data: u32,
 }
 
@@ -165,9 +171,9 @@ impl TranspositionTable {
             .find(|e| e.key == key && (e.facts >> 24) as u8 == self.generation)
     }
 
-    /// What the table knows of position `key` for `question` with `budget` plies.
+    /// What the table knows of position `key` for `question` with a budget of `rounds`.
     #[inline]
-    pub fn probe(&self, key: u64, budget: u32, question: Question) -> Probe {
+    pub fn probe(&self, key: u64, rounds: u32, question: Question) -> Probe {
         let Some(e) = self.find(key) else {
             return Probe {
                 answer: None,
@@ -175,7 +181,7 @@ impl TranspositionTable {
             };
         };
         let (f, _) = Facts::unpack(e.facts);
-        let b = budget / 4;
+        let b = rounds;
         let won_ever = f.win_at != UNKNOWN;
         let exhausted_ever = f.ex_from != UNKNOWN;
         let answer = match question {
@@ -200,7 +206,7 @@ impl TranspositionTable {
         };
         let p = (e.data & 0x1FF) as usize;
         let q = ((e.data >> 9) & 0x1FF) as usize;
-        let best = if p == q {
+        let best = if e.data & HAS_BEST == 0 {
             None
         } else {
             Point::from_index(p).zip(Point::from_index(q))
@@ -208,12 +214,12 @@ impl TranspositionTable {
         Probe { answer, best }
     }
 
-    /// Record the answer to `question` for position `key` searched with `budget` plies, with
-    /// the best pair found, if any.
+    /// Record the answer to `question` for position `key` searched with a budget of `rounds`,
+    /// with the best move found, if any.
     pub fn store(
         &mut self,
         key: u64,
-        budget: u32,
+        rounds: u32,
         question: Question,
         answer: bool,
         best: Option<(Point, Point)>,
@@ -222,7 +228,7 @@ impl TranspositionTable {
             return;
         }
         let generation = self.generation;
-        let b = (budget / 4).min(TOP);
+        let b = rounds.min(TOP);
         let bucket = &mut self.buckets[(key & self.mask) as usize];
         let live = |e: &Entry| (e.facts >> 24) as u8 == generation;
         let slot = if bucket[0].key == key && live(&bucket[0]) {
@@ -234,7 +240,7 @@ impl TranspositionTable {
             // is there (or that is stale), pushing the old entry to the always-replace slot;
             // otherwise the always-replace slot.
             let deep = &bucket[0];
-            if !live(deep) || b + 1 >= deep.data >> 18 {
+            if !live(deep) || b + 1 >= (deep.data >> 18) & 63 {
                 bucket[1] = bucket[0];
                 bucket[0].facts = Facts::NONE.pack(generation);
                 bucket[0].data = 0;
@@ -256,10 +262,10 @@ impl TranspositionTable {
             (Question::Exhausted, false) => f.nex_to = f.nex_to.max(b + 1),
         }
         e.facts = f.pack(generation);
-        let depth = (e.data >> 18).max(b + 1).min(63);
+        let depth = ((e.data >> 18) & 63).max(b + 1).min(63);
         let moves = match best {
-            Some((p, q)) => p.index() as u32 | (q.index() as u32) << 9,
-            None => e.data & 0x3FFFF,
+            Some((p, q)) => p.index() as u32 | (q.index() as u32) << 9 | HAS_BEST,
+            None => e.data & (0x3FFFF | HAS_BEST),
         };
         e.data = moves | depth << 18;
     }
@@ -274,28 +280,28 @@ mod tests {
         let mut tt = TranspositionTable::new(1 << 10);
         let w = Question::Win;
         let x = Question::Exhausted;
-        assert_eq!(tt.probe(42, 8, w).answer, None);
-        tt.store(42, 8, w, false, None);
+        assert_eq!(tt.probe(42, 2, w).answer, None);
+        tt.store(42, 2, w, false, None);
         assert_eq!(tt.probe(42, 0, w).answer, Some(false));
-        assert_eq!(tt.probe(42, 8, w).answer, Some(false));
-        assert_eq!(tt.probe(42, 12, w).answer, None);
+        assert_eq!(tt.probe(42, 2, w).answer, Some(false));
+        assert_eq!(tt.probe(42, 3, w).answer, None);
         let pair = (Point::CENTER, Point::from_index(0).unwrap());
-        tt.store(42, 16, w, true, Some(pair));
-        assert_eq!(tt.probe(42, 12, w).answer, None);
-        assert_eq!(tt.probe(42, 20, w).answer, Some(true));
-        assert_eq!(tt.probe(42, 20, w).best, Some(pair));
+        tt.store(42, 4, w, true, Some(pair));
+        assert_eq!(tt.probe(42, 3, w).answer, None);
+        assert_eq!(tt.probe(42, 5, w).answer, Some(true));
+        assert_eq!(tt.probe(42, 5, w).best, Some(pair));
         // A win rules out exhaustion at every budget.
         assert_eq!(tt.probe(42, 0, x).answer, Some(false));
-        tt.store(7, 12, x, true, None);
-        assert_eq!(tt.probe(7, 8, x).answer, None);
-        assert_eq!(tt.probe(7, 28, x).answer, Some(true));
+        tt.store(7, 3, x, true, None);
+        assert_eq!(tt.probe(7, 2, x).answer, None);
+        assert_eq!(tt.probe(7, 7, x).answer, Some(true));
         // Exhaustion rules out a win at every budget.
-        assert_eq!(tt.probe(7, 4, w).answer, Some(false));
-        tt.store(9, 8, x, false, None);
-        assert_eq!(tt.probe(9, 4, x).answer, Some(false));
-        assert_eq!(tt.probe(9, 12, x).answer, None);
+        assert_eq!(tt.probe(7, 1, w).answer, Some(false));
+        tt.store(9, 2, x, false, None);
+        assert_eq!(tt.probe(9, 1, x).answer, Some(false));
+        assert_eq!(tt.probe(9, 3, x).answer, None);
         tt.new_search();
-        assert_eq!(tt.probe(42, 20, w).answer, None);
+        assert_eq!(tt.probe(42, 5, w).answer, None);
     }
 
     #[test]

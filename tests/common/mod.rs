@@ -1,9 +1,13 @@
-//! Test oracles that know nothing of the library's models or knowledge base: a plain board, all
-//! windows of six enumerated by coordinates, brute force everywhere.
+//! Test oracles that know nothing of the library's models or knowledge base: a plain board of
+//! any game, all windows of k points enumerated by coordinates, brute force everywhere.
 //!
 //! * [`check_proof`]: verifies a proof tree (as the JSON the CLI prints) move by move;
-//! * [`reference_solve`]: the double-threat search of `docs/search.md` straight from its definition,
-//!   no transposition table, no ordering, brute force over R and the blocking pairs.
+//! * [`reference_solve`]: the threat search of `docs/search.md` straight from its definition
+//!   (p stones per move, the complete or the canonical attack rule), no transposition table,
+//!   no ordering, brute force over R and the blocking moves.
+//!
+//! A game is given by its numbers ([`Rules`]); the oracle's own point numbering is
+//! `row · m + col`.
 
 #![allow(dead_code)]
 
@@ -11,115 +15,287 @@ pub mod binary;
 pub mod mutate;
 
 use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
+/// Connect6's side.
 pub const N: usize = 19;
 
-/// 0 empty, 1 black, 2 white; index row * 19 + col, row 0 = row "1".
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Plain {
-    pub cells: Vec<u8>,
+/// A window's points and its direction.
+pub type Window = (Vec<usize>, (i32, i32));
+
+/// A table per board and k, built once.
+type Cache<T> = OnceLock<Mutex<HashMap<(usize, usize, usize), &'static T>>>;
+
+/// The game, as numbers: board, k in a row, p per move, q first, and whether each colour (black,
+/// white) wins with exactly k only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rules {
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub p: usize,
+    pub q: usize,
+    pub exact: [bool; 2],
 }
 
-/// Every window of six: its six point indices.
-pub fn windows() -> &'static [[usize; 6]] {
-    use std::sync::OnceLock;
-    static W: OnceLock<Vec<[usize; 6]>> = OnceLock::new();
-    W.get_or_init(|| {
-        let mut v = Vec::new();
-        for r in 0..N as i32 {
-            for c in 0..N as i32 {
-                for (dc, dr) in [(1, 0), (0, 1), (1, 1), (-1, 1)] {
-                    let (ec, er) = (c + 5 * dc, r + 5 * dr);
-                    if (0..N as i32).contains(&ec) && (0..N as i32).contains(&er) {
-                        let mut w = [0; 6];
-                        for (i, slot) in w.iter_mut().enumerate() {
-                            let (x, y) = (c + dc * i as i32, r + dr * i as i32);
-                            *slot = (y * N as i32 + x) as usize;
+impl Rules {
+    pub const CONNECT6: Rules = Rules {
+        m: 19,
+        n: 19,
+        k: 6,
+        p: 2,
+        q: 1,
+        exact: [false, false],
+    };
+
+    /// The numbers of a game of the library (its definition only).
+    pub fn of(game: &cpbim::Game) -> Rules {
+        use cpbim::Rule;
+        let exact = match game.rule() {
+            Rule::Free => [false, false],
+            Rule::Exact => [true, true],
+            Rule::Renju => [true, false],
+        };
+        Rules {
+            m: game.m(),
+            n: game.n(),
+            k: game.k(),
+            p: game.p(),
+            q: game.q(),
+            exact,
+        }
+    }
+
+    /// Colour (1 black, 2 white) of the stone with 0-based play index `i`.
+    pub fn color_of(&self, i: usize) -> u8 {
+        if i < self.q || ((i - self.q) / self.p) % 2 == 1 {
+            1
+        } else {
+            2
+        }
+    }
+
+    /// Does a row of `len` stones of colour `c` win?
+    pub fn wins(&self, c: u8, len: usize) -> bool {
+        if self.exact[c as usize - 1] {
+            len == self.k
+        } else {
+            len >= self.k
+        }
+    }
+
+    /// Every window of k points, by the oracle's numbering, with its direction.
+    pub fn windows(&self) -> &'static [Window] {
+        static ALL: Cache<[Window]> = OnceLock::new();
+        let mut all = ALL.get_or_init(Default::default).lock().unwrap();
+        all.entry((self.m, self.n, self.k)).or_insert_with(|| {
+            let (m, n, k) = (self.m as i32, self.n as i32, self.k as i32);
+            let mut v = Vec::new();
+            for r in 0..n {
+                for c in 0..m {
+                    for (dc, dr) in [(1, 0), (0, 1), (1, 1), (-1, 1)] {
+                        let (ec, er) = (c + (k - 1) * dc, r + (k - 1) * dr);
+                        if (0..m).contains(&ec) && (0..n).contains(&er) {
+                            let w = (0..k)
+                                .map(|i| ((r + dr * i) * m + c + dc * i) as usize)
+                                .collect();
+                            v.push((w, (dc, dr)));
                         }
-                        v.push(w);
                     }
                 }
             }
-        }
-        v
-    })
-}
+            Box::leak(v.into_boxed_slice())
+        })
+    }
 
-/// For each point, the indices (into [`windows`]) of the windows containing it.
-pub fn windows_through() -> &'static [Vec<usize>] {
-    use std::sync::OnceLock;
-    static T: OnceLock<Vec<Vec<usize>>> = OnceLock::new();
-    T.get_or_init(|| {
-        let mut t = vec![Vec::new(); N * N];
-        for (i, w) in windows().iter().enumerate() {
-            for &p in w {
-                t[p].push(i);
+    /// For each point, the indices (into [`Rules::windows`]) of the windows containing it.
+    pub fn windows_through(&self) -> &'static [Vec<usize>] {
+        static ALL: Cache<[Vec<usize>]> = OnceLock::new();
+        let windows = self.windows();
+        let mut all = ALL.get_or_init(Default::default).lock().unwrap();
+        all.entry((self.m, self.n, self.k)).or_insert_with(|| {
+            let mut t = vec![Vec::new(); self.m * self.n];
+            for (i, (w, _)) in windows.iter().enumerate() {
+                for &p in w {
+                    t[p].push(i);
+                }
             }
-        }
-        t
-    })
+            Box::leak(t.into_boxed_slice())
+        })
+    }
+
+    /// The point `steps` along `dir` from `p`, if on the board.
+    fn step(&self, p: usize, (dc, dr): (i32, i32), steps: i32) -> Option<usize> {
+        let (c, r) = (
+            (p % self.m) as i32 + dc * steps,
+            (p / self.m) as i32 + dr * steps,
+        );
+        ((0..self.m as i32).contains(&c) && (0..self.n as i32).contains(&r))
+            .then(|| (r * self.m as i32 + c) as usize)
+    }
 }
 
-/// Parse `K10` without the library.
+/// Parse `K10` on the 19×19 board without the library.
 pub fn point(s: &str) -> usize {
+    point_on(&Rules::CONNECT6, s)
+}
+
+/// Parse `K10` on the board of `rules`.
+pub fn point_on(rules: &Rules, s: &str) -> usize {
     let s = s.trim().to_ascii_uppercase();
     let col = (s.as_bytes()[0] - b'A') as usize;
     let row: usize = s[1..].parse().expect("row number");
-    assert!(col < N && (1..=N).contains(&row), "off board {s}");
-    (row - 1) * N + col
+    assert!(
+        col < rules.m && (1..=rules.n).contains(&row),
+        "off board {s}"
+    );
+    (row - 1) * rules.m + col
 }
 
+/// The name of a 19×19 point.
 pub fn name(p: usize) -> String {
-    format!("{}{}", (b'A' + (p % N) as u8) as char, p / N + 1)
+    name_on(&Rules::CONNECT6, p)
+}
+
+/// The name of a point of the board of `rules`.
+pub fn name_on(rules: &Rules, p: usize) -> String {
+    format!(
+        "{}{}",
+        (b'A' + (p % rules.m) as u8) as char,
+        p / rules.m + 1
+    )
+}
+
+/// 0 empty, 1 black, 2 white, by the oracle's numbering; with the game and the attack rule.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Plain {
+    pub rules: Rules,
+    pub cells: Vec<u8>,
+    /// The complete attack rule (two stones per move): a stone of R that alone makes the
+    /// attack may come with any empty point. False: both stones from R.
+    pub complete: bool,
 }
 
 impl Plain {
-    /// The board after playing `stones` in Connect6 order.
+    /// A Connect6 board of these cells, complete rule.
+    pub fn new(cells: Vec<u8>) -> Plain {
+        Plain {
+            rules: Rules::CONNECT6,
+            cells,
+            complete: true,
+        }
+    }
+
+    /// The empty board of `rules`, complete rule.
+    pub fn empty(rules: Rules) -> Plain {
+        Plain {
+            rules,
+            cells: vec![0; rules.m * rules.n],
+            complete: true,
+        }
+    }
+
+    /// The Connect6 board after playing `stones` in order.
     pub fn from_stones(stones: &[&str]) -> Plain {
-        let mut cells = vec![0u8; N * N];
+        Plain::from_stones_of(Rules::CONNECT6, stones)
+    }
+
+    /// The board of `rules` after playing `stones` in order.
+    pub fn from_stones_of(rules: Rules, stones: &[&str]) -> Plain {
+        let mut b = Plain::empty(rules);
         for (i, s) in stones.iter().enumerate() {
-            let p = point(s);
-            assert_eq!(cells[p], 0, "{s} occupied");
-            cells[p] = if i == 0 || ((i - 1) / 2) % 2 == 1 {
-                1
-            } else {
-                2
-            };
+            let p = point_on(&rules, s);
+            assert_eq!(b.cells[p], 0, "{s} occupied");
+            b.cells[p] = rules.color_of(i);
         }
-        Plain { cells }
+        b
     }
 
+    /// The side to move by the stone counts.
     pub fn to_move(&self) -> u8 {
-        let b = self.cells.iter().filter(|&&c| c == 1).count();
-        let w = self.cells.iter().filter(|&&c| c == 2).count();
-        if b > w {
-            2
-        } else {
-            1
+        let count = self.cells.iter().filter(|&&c| c != 0).count();
+        self.rules.color_of(count)
+    }
+
+    pub fn name(&self, p: usize) -> String {
+        name_on(&self.rules, p)
+    }
+
+    /// Would the window `w` (direction `dir`), filled with `c`, lie in a winning row of `c`?
+    fn wins_filled(&self, c: u8, w: &[usize], dir: (i32, i32)) -> bool {
+        let r = &self.rules;
+        let own = |p: Option<usize>| p.is_some_and(|p| self.cells[p] == c);
+        let mut len = w.len();
+        let mut s = 1;
+        while own(r.step(w[0], dir, -s)) {
+            len += 1;
+            s += 1;
         }
+        let mut s = 1;
+        while own(r.step(w[w.len() - 1], dir, s)) {
+            len += 1;
+            s += 1;
+        }
+        r.wins(c, len)
     }
 
-    /// Empty points of every live window of `c` (≥ 4 stones of `c`, none of the opponent).
+    /// Empty points of every live window of `c`: at least k − p stones of `c`, none of the
+    /// opponent, winning once filled (a winning row is one with no empty point).
     pub fn live(&self, c: u8) -> Vec<Vec<usize>> {
-        self.windows_with(c, 4)
-    }
-
-    pub fn windows_with(&self, c: u8, min: usize) -> Vec<Vec<usize>> {
+        let need = self.rules.k - self.rules.p;
         let o = 3 - c;
-        windows()
+        self.rules
+            .windows()
             .iter()
-            .filter(|w| {
+            .filter(|(w, dir)| {
                 !w.iter().any(|&p| self.cells[p] == o)
-                    && w.iter().filter(|&&p| self.cells[p] == c).count() >= min
+                    && w.iter().filter(|&&p| self.cells[p] == c).count() >= need
+                    && self.wins_filled(c, w, *dir)
             })
-            .map(|w| w.iter().copied().filter(|&p| self.cells[p] == 0).collect())
+            .map(|(w, _)| w.iter().copied().filter(|&p| self.cells[p] == 0).collect())
             .collect()
     }
 
-    pub fn has_six(&self, c: u8) -> bool {
-        windows()
+    /// Empty points of the windows with at least `min` stones of `c` and none of the opponent.
+    pub fn windows_with(&self, c: u8, min: usize) -> Vec<Vec<usize>> {
+        let o = 3 - c;
+        self.rules
+            .windows()
             .iter()
-            .any(|w| w.iter().all(|&p| self.cells[p] == c))
+            .filter(|(w, _)| {
+                !w.iter().any(|&p| self.cells[p] == o)
+                    && w.iter().filter(|&&p| self.cells[p] == c).count() >= min
+            })
+            .map(|(w, _)| w.iter().copied().filter(|&p| self.cells[p] == 0).collect())
+            .collect()
+    }
+
+    /// Does `c` have a winning row (a maximal run of the winning length)?
+    pub fn has_win(&self, c: u8) -> bool {
+        let r = &self.rules;
+        (0..self.cells.len()).any(|p| {
+            self.cells[p] == c
+                && [(1, 0), (0, 1), (1, 1), (-1, 1)].into_iter().any(|dir| {
+                    // p starts a run in this direction.
+                    if r.step(p, dir, -1).is_some_and(|q| self.cells[q] == c) {
+                        return false;
+                    }
+                    let mut len = 1;
+                    while r
+                        .step(p, dir, len as i32)
+                        .is_some_and(|q| self.cells[q] == c)
+                    {
+                        len += 1;
+                    }
+                    r.wins(c, len)
+                })
+        })
+    }
+
+    /// Connect6's name for [`Plain::has_win`].
+    pub fn has_six(&self, c: u8) -> bool {
+        self.has_win(c)
     }
 
     /// thn(c), capped at 3, by trying every set of up to two empty points of the windows.
@@ -127,19 +303,24 @@ impl Plain {
         cover(&self.live(c))
     }
 
-    /// Every pair of empty points (a < b) that meets all live windows of `c`: x from the first
-    /// window, y from anywhere on the board.
-    pub fn blocking_pairs(&self, c: u8) -> Vec<(usize, usize)> {
+    /// Every move of p empty points (sorted, each once) that meets all live windows of `c`.
+    pub fn blocking_moves(&self, c: u8) -> Vec<Vec<usize>> {
         let ws = self.live(c);
         let mut out = Vec::new();
         let Some(first) = ws.first() else { return out };
         for &x in first {
-            for y in 0..N * N {
+            if self.rules.p == 1 {
+                if ws.iter().all(|w| w.contains(&x)) {
+                    out.push(vec![x]);
+                }
+                continue;
+            }
+            for y in 0..self.cells.len() {
                 if y == x || self.cells[y] != 0 {
                     continue;
                 }
                 if ws.iter().all(|w| w.contains(&x) || w.contains(&y)) {
-                    out.push((x.min(y), x.max(y)));
+                    out.push(vec![x.min(y), x.max(y)]);
                 }
             }
         }
@@ -148,10 +329,12 @@ impl Plain {
         out
     }
 
-    /// R of `docs/search.md` for attacker `a`.
+    /// R of `docs/search.md` for attacker `a`: empty points of windows with at least k − 2p
+    /// stones of `a` and none of the defender, and of the defender's live windows.
     pub fn r_set(&self, a: u8) -> Vec<usize> {
+        let min = self.rules.k.saturating_sub(2 * self.rules.p);
         let mut r: Vec<usize> = self
-            .windows_with(a, 2)
+            .windows_with(a, min)
             .into_iter()
             .chain(self.live(3 - a))
             .flatten()
@@ -161,47 +344,97 @@ impl Plain {
         r
     }
 
-    /// Empty points of the live windows of `c` among the windows through `p` or `q`.
-    fn live_through(&self, c: u8, p: usize, q: usize) -> Vec<Vec<usize>> {
+    /// Does the move `stones` of attacker `a` meet the attack conditions: every live window of
+    /// the defender hit, and thn(a) ≥ p afterwards? Returns thn(a) after it when it does.
+    fn attack_thn(&self, a: u8, stones: &[usize]) -> Option<u8> {
+        let d_live = self.live(3 - a);
+        if !d_live.iter().all(|w| stones.iter().any(|s| w.contains(s))) {
+            return None;
+        }
+        let mut b = self.clone();
+        for &s in stones {
+            b.cells[s] = a;
+        }
+        let t = b.thn(a);
+        (t as usize >= self.rules.p).then_some(t)
+    }
+
+    /// Empty points of the live windows of `c` among the windows through `stones`.
+    fn live_through(&self, c: u8, stones: &[usize]) -> Vec<Vec<usize>> {
+        let need = self.rules.k - self.rules.p;
         let o = 3 - c;
-        let through = windows_through();
-        let mut ids: Vec<usize> = through[p].iter().chain(&through[q]).copied().collect();
+        let (windows, through) = (self.rules.windows(), self.rules.windows_through());
+        let mut ids: Vec<usize> = stones
+            .iter()
+            .flat_map(|&s| through[s].iter().copied())
+            .collect();
         ids.sort();
         ids.dedup();
         ids.into_iter()
-            .map(|i| &windows()[i])
-            .filter(|w| {
+            .map(|i| &windows[i])
+            .filter(|(w, dir)| {
                 !w.iter().any(|&x| self.cells[x] == o)
-                    && w.iter().filter(|&&x| self.cells[x] == c).count() >= 4
+                    && w.iter().filter(|&&x| self.cells[x] == c).count() >= need
+                    && self.wins_filled(c, w, *dir)
             })
-            .map(|w| w.iter().copied().filter(|&x| self.cells[x] == 0).collect())
+            .map(|(w, _)| w.iter().copied().filter(|&x| self.cells[x] == 0).collect())
             .collect()
     }
 
-    /// Every attack of A: pairs from R after which D has no live window and thn(A) ≥ 2.
-    /// Called only where A has no live window, so every live window of A after the pair passes
-    /// through one of its stones; D's live windows after are D's windows before not hit.
-    /// `work` counts pairs examined.
-    pub fn attacks(&self, a: u8, work: &mut u64) -> Vec<(usize, usize, u8)> {
+    /// [`Plain::attack_thn`] where `a` has no live window: every live window of `a` after the
+    /// move passes through one of its stones (a stone of `a` never makes another window of `a`
+    /// live), and `d_live` are the defender's live windows before.
+    fn attack_thn_fast(&self, a: u8, stones: &[usize], d_live: &[Vec<usize>]) -> Option<u8> {
+        if !d_live.iter().all(|w| stones.iter().any(|s| w.contains(s))) {
+            return None;
+        }
+        let mut b = self.clone();
+        for &s in stones {
+            b.cells[s] = a;
+        }
+        let t = cover(&b.live_through(a, stones));
+        (t as usize >= self.rules.p).then_some(t)
+    }
+
+    /// Every attack of A: moves of p stones from R meeting the attack conditions; with the
+    /// complete rule (p = 2), also a stone of R that meets them alone with any empty point
+    /// outside R. `work` counts moves examined.
+    /// Called only where A has no live window.
+    pub fn attacks(&self, a: u8, work: &mut u64) -> Vec<(Vec<usize>, u8)> {
         let r = self.r_set(a);
         let d_live = self.live(3 - a);
         let mut out = Vec::new();
-        let mut b = self.clone();
-        for (i, &p) in r.iter().enumerate() {
-            for &q in &r[i + 1..] {
+        if self.rules.p == 1 {
+            for &x in &r {
                 *work += 1;
-                if !d_live.iter().all(|w| w.contains(&p) || w.contains(&q)) {
+                if let Some(t) = self.attack_thn_fast(a, &[x], &d_live) {
+                    out.push((vec![x], t));
+                }
+            }
+            return out;
+        }
+        for (i, &x) in r.iter().enumerate() {
+            for &y in &r[i + 1..] {
+                *work += 1;
+                if let Some(t) = self.attack_thn_fast(a, &[x, y], &d_live) {
+                    out.push((vec![x, y], t));
+                }
+            }
+        }
+        if self.complete {
+            for &x in &r {
+                if self.attack_thn_fast(a, &[x], &d_live).is_none_or(|t| t < 2) {
                     continue;
                 }
-                b.cells[p] = a;
-                b.cells[q] = a;
-                let ws = b.live_through(a, p, q);
-                let t = cover(&ws);
-                if t >= 2 {
-                    out.push((p, q, t));
+                for y in 0..self.cells.len() {
+                    if self.cells[y] != 0 || r.contains(&y) {
+                        continue;
+                    }
+                    *work += 1;
+                    if let Some(t) = self.attack_thn_fast(a, &[x, y], &d_live) {
+                        out.push((vec![x.min(y), x.max(y)], t));
+                    }
                 }
-                b.cells[p] = 0;
-                b.cells[q] = 0;
             }
         }
         out
@@ -233,90 +466,117 @@ pub fn cover(ws: &[Vec<usize>]) -> u8 {
     3
 }
 
-/// Check a proof tree (the JSON of `docs/json.md`) for attacker `a` on `board`. Returns the proof's depth
-/// in plies, or why it is wrong.
+/// Check a proof tree (the JSON of `docs/json.md`) for attacker `a` on `board`. Returns the
+/// proof's depth in plies, or why it is wrong.
 pub fn check_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, String> {
     let d = 3 - a;
+    let p = board.rules.p;
     let pts = |v: &Value| -> Result<Vec<usize>, String> {
         v.as_array()
             .ok_or("expected a list of points")?
             .iter()
-            .map(|s| Ok(point(s.as_str().ok_or("expected a point")?)))
+            .map(|s| {
+                Ok(point_on(
+                    &board.rules,
+                    s.as_str().ok_or("expected a point")?,
+                ))
+            })
             .collect()
     };
     if let Some(six) = node.get("six") {
         let stones = pts(six)?;
-        if stones.is_empty() || stones.len() > 2 {
-            return Err("a six node places one or two stones".into());
+        if stones.is_empty() || stones.len() > p {
+            return Err(format!("a winning node places 1 to {p} stones"));
         }
         let mut b = board.clone();
-        for &p in &stones {
-            if b.cells[p] != 0 {
-                return Err(format!("six on occupied {}", name(p)));
+        for &s in &stones {
+            if b.cells[s] != 0 {
+                return Err(format!("win on occupied {}", board.name(s)));
             }
-            b.cells[p] = a;
+            b.cells[s] = a;
         }
-        return if b.has_six(a) {
+        return if b.has_win(a) {
             Ok(0)
         } else {
-            Err(format!("{stones:?} does not make six"))
+            Err(format!("{stones:?} does not win"))
         };
     }
     let attack = pts(node.get("attack").ok_or("node is neither six nor attack")?)?;
-    if attack.len() != 2 || attack[0] == attack[1] {
-        return Err("an attack is two distinct stones".into());
+    if attack.len() != p || (p == 2 && attack[0] == attack[1]) {
+        return Err(format!("an attack is {p} distinct stones"));
+    }
+    for &s in &attack {
+        if board.cells[s] != 0 {
+            return Err(format!("attack on occupied {}", board.name(s)));
+        }
     }
     let r = board.r_set(a);
-    for &p in &attack {
-        if board.cells[p] != 0 {
-            return Err(format!("attack on occupied {}", name(p)));
-        }
-        if !r.contains(&p) {
-            return Err(format!("attack stone {} is not in R", name(p)));
+    let in_r = attack.iter().filter(|s| r.contains(s)).count();
+    if in_r < p {
+        // The complete rule: one stone of R that makes the attack alone.
+        let alone = board.complete
+            && p == 2
+            && in_r == 1
+            && attack
+                .iter()
+                .find(|s| r.contains(s))
+                .and_then(|&x| board.attack_thn(a, &[x]))
+                .is_some_and(|t| t >= 2);
+        if !alone {
+            return Err(format!(
+                "attack {:?} is not in R",
+                attack.iter().map(|&s| board.name(s)).collect::<Vec<_>>()
+            ));
         }
     }
     let mut b = board.clone();
-    b.cells[attack[0]] = a;
-    b.cells[attack[1]] = a;
+    for &s in &attack {
+        b.cells[s] = a;
+    }
     if !b.live(d).is_empty() {
         return Err("after the attack the defender still has a live window".into());
     }
     let thn = b.thn(a);
-    if thn < 2 {
-        return Err(format!("after the attack thn = {thn} < 2"));
+    if (thn as usize) < p {
+        return Err(format!("after the attack thn = {thn} < {p}"));
     }
-    let expected = b.blocking_pairs(a);
+    let expected = if (thn as usize) > p {
+        Vec::new()
+    } else {
+        b.blocking_moves(a)
+    };
     let defenses = node
         .get("defenses")
         .and_then(Value::as_array)
         .ok_or("attack without a defenses list")?;
+    let round = 2 * p as u32;
     let mut listed = Vec::new();
-    let mut depth = 4;
+    let mut depth = round;
     for def in defenses {
-        let s = pts(def.get("stones").ok_or("defense without stones")?)?;
-        if s.len() != 2 {
-            return Err("a defense is two stones".into());
+        let mut s = pts(def.get("stones").ok_or("defense without stones")?)?;
+        if s.len() != p {
+            return Err(format!("a defense is {p} stones"));
         }
-        let pair = (s[0].min(s[1]), s[0].max(s[1]));
-        listed.push(pair);
+        s.sort();
         let mut c = b.clone();
-        c.cells[pair.0] = d;
-        c.cells[pair.1] = d;
+        for &x in &s {
+            c.cells[x] = d;
+        }
+        listed.push(s);
         let sub = check_proof(&c, a, def.get("next").ok_or("defense without next")?)?;
-        depth = depth.max(4 + sub);
+        depth = depth.max(round + sub);
     }
     listed.sort();
     if listed != expected {
-        return Err(format!(
-            "defenses {:?} are not every blocking pair {:?}",
-            listed
-                .iter()
-                .map(|&(x, y)| (name(x), name(y)))
-                .collect::<Vec<_>>(),
-            expected
-                .iter()
-                .map(|&(x, y)| (name(x), name(y)))
+        let names = |v: &[Vec<usize>]| {
+            v.iter()
+                .map(|m| m.iter().map(|&x| board.name(x)).collect::<Vec<_>>())
                 .collect::<Vec<_>>()
+        };
+        return Err(format!(
+            "defenses {:?} are not every blocking move {:?}",
+            names(&listed),
+            names(&expected)
         ));
     }
     Ok(depth)
@@ -329,28 +589,31 @@ pub enum RefStatus {
     Exhausted,
 }
 
-/// Status of the A-node by the definition in `docs/search.md`, with a work budget in pairs examined (None
-/// when exceeded).
+/// Status of the A-node by the definition in `docs/search.md`, with a work budget in moves
+/// examined (None when exceeded).
 pub fn a_status(b: &mut Plain, a: u8, budget: u32, visits: &mut u64) -> Option<RefStatus> {
     if !b.live(a).is_empty() {
         return Some(RefStatus::Win);
     }
+    let round = 2 * b.rules.p as u32;
     let mut work = 0;
     let attacks = b.attacks(a, &mut work);
     *visits = visits.checked_sub(work)?;
     if attacks.is_empty() {
         return Some(RefStatus::Exhausted);
     }
-    if budget < 4 {
+    if budget < round {
         return Some(RefStatus::Cut);
     }
     let mut all_exhausted = true;
-    for (p, q, _) in attacks {
-        b.cells[p] = a;
-        b.cells[q] = a;
-        let s = d_status(b, a, budget - 4, visits);
-        b.cells[p] = 0;
-        b.cells[q] = 0;
+    for (stones, _) in attacks {
+        for &s in &stones {
+            b.cells[s] = a;
+        }
+        let s = d_status(b, a, budget - round, visits);
+        for &x in &stones {
+            b.cells[x] = 0;
+        }
         match s? {
             RefStatus::Win => return Some(RefStatus::Win),
             RefStatus::Cut => all_exhausted = false,
@@ -365,17 +628,19 @@ pub fn a_status(b: &mut Plain, a: u8, budget: u32, visits: &mut u64) -> Option<R
 }
 
 fn d_status(b: &mut Plain, a: u8, budget: u32, visits: &mut u64) -> Option<RefStatus> {
-    if b.thn(a) >= 3 {
+    if b.thn(a) as usize > b.rules.p {
         return Some(RefStatus::Win);
     }
     let d = 3 - a;
     let mut status = RefStatus::Win;
-    for (x, y) in b.blocking_pairs(a) {
-        b.cells[x] = d;
-        b.cells[y] = d;
+    for mv in b.blocking_moves(a) {
+        for &x in &mv {
+            b.cells[x] = d;
+        }
         let s = a_status(b, a, budget, visits);
-        b.cells[x] = 0;
-        b.cells[y] = 0;
+        for &x in &mv {
+            b.cells[x] = 0;
+        }
         match s? {
             RefStatus::Win => {}
             RefStatus::Exhausted => return Some(RefStatus::Exhausted),
@@ -385,8 +650,8 @@ fn d_status(b: &mut Plain, a: u8, budget: u32, visits: &mut u64) -> Option<RefSt
     Some(status)
 }
 
-/// `(result, depth)` of `docs/search.md` by iterative deepening up to `limit`, or None if the work
-/// budget (pairs examined) ran out.
+/// `(result, depth)` of `docs/search.md` by iterative deepening up to `limit`, or None if the
+/// work budget (moves examined) ran out.
 pub fn reference_solve(b: &Plain, limit: u32, visits: u64) -> Option<(&'static str, u32)> {
     reference_solve_for(b, b.to_move(), limit, visits)
 }
@@ -400,10 +665,13 @@ pub fn reference_solve_for(
 ) -> Option<(&'static str, u32)> {
     let mut b = b.clone();
     let mut visits = visits;
-    if b.cells.iter().all(|&c| c == 0) {
+    // The first move of a game whose first move is smaller than the others is no attack.
+    if b.cells.iter().all(|&c| c == 0) && b.rules.q < b.rules.p {
         return Some(("none", 0));
     }
-    for budget in (0..=limit).step_by(4) {
+    let round = 2 * b.rules.p as u32;
+    let limit = limit / round * round;
+    for budget in (0..=limit).step_by(round as usize) {
         match a_status(&mut b, a, budget, &mut visits)? {
             RefStatus::Win => return Some(("win", budget)),
             RefStatus::Exhausted => return Some(("none", budget)),
