@@ -8,6 +8,7 @@ use crate::board::{Board, Position};
 use crate::game::Game;
 use crate::geom::{ByColor, Color, Point};
 use crate::record::{Record, Win};
+use crate::renju;
 use crate::search::proof::{proof_holds, ProofNode};
 use crate::search::{Config, Outcome, Solution};
 use crate::{Cpbim, Model};
@@ -289,7 +290,10 @@ fn defenses<M: Model>(
     known: &AtomicUsize,
     tick: &(dyn Fn() + Sync),
 ) -> Defenses {
-    let points = candidate_points(board, radius);
+    let mut points = candidate_points(board, radius);
+    if renju::applies(board.game(), side) {
+        points.retain(|&x| !renju::is_forbidden(board, x));
+    }
     let two = board.game().p() == 2;
     let moves: Vec<Vec<Point>> = if two {
         points

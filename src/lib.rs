@@ -1,9 +1,11 @@
 //! # cpbim
 //!
-//! A Connect6 double-threat (threat-space) solver built on the connection-pattern incremental
-//! model (CPBIM) of Xu, Ma and Xu.
+//! A threat-space solver for Connect6 and the k-in-a-row family (Gomoku, Renju,
+//! Connect(m,n,k,p,q)) built on the connection-pattern incremental model (CPBIM) of Xu, Ma and
+//! Xu.
 //!
-//! Modules follow the data flow: [`geom`] and [`board`] (rules and the plain board) →
+//! Modules follow the data flow: [`game`], [`geom`], [`board`] and [`renju`] (the games, their
+//! rules and the plain board) →
 //! [`notation`] (reading and writing positions) → [`kb`] (the build-time knowledge base) →
 //! [`model`] (the four position models behind one trait) → [`search`] (the double-threat
 //! solver) → [`batch`], [`testsets`], [`bench`] (many positions, the paper's benchmark) and
@@ -23,6 +25,7 @@ pub mod model;
 pub mod notation;
 pub mod opening;
 pub mod record;
+pub mod renju;
 pub mod report;
 pub mod search;
 pub mod testsets;

@@ -250,6 +250,44 @@ fn other_games_are_read_and_written() {
         b"",
     );
     assert!(o.stderr.contains("runs raw or cpbim"), "{}", o.stderr);
+    // Renju: black's forbidden points, listed; H8 makes two open threes.
+    let threes = "F8 A1 G8 A2 H9 A3 H10 O15";
+    let o = run(
+        &[
+            "position",
+            "--game",
+            "renju",
+            "--forbidden",
+            "--format",
+            "list",
+            threes,
+        ],
+        b"",
+    );
+    assert!(
+        o.stdout
+            .ends_with("# forbidden to black: H8 (double three)\n"),
+        "{}{}",
+        o.stdout,
+        o.stderr
+    );
+    let o = run(&["position", "--forbidden", "J10"], b"");
+    assert!(
+        o.stderr.contains("only Renju has forbidden points"),
+        "{}",
+        o.stderr
+    );
+    // H8 makes two fours: it wins freestyle Gomoku; in Renju black may not play it.
+    let fours = "E8 D8 F8 H12 G8 A1 H9 O1 H10 A15 H11 O15";
+    let o = run(&["solve", "--game", "gomoku", fours], b"");
+    assert!(
+        o.stdout.starts_with("win 2  H8 "),
+        "{}{}",
+        o.stdout,
+        o.stderr
+    );
+    let o = run(&["solve", "--game", "renju", fours], b"");
+    assert!(o.stdout.starts_with("none 2 "), "{}{}", o.stdout, o.stderr);
     let o = run(&["position", "--game", "chess", "h8"], b"");
     assert!(
         o.code == 2 && o.stderr.contains("the games are"),

@@ -75,26 +75,52 @@ fn plain(pos: &Position) -> Plain {
 /// Solve `positions` positions of `game` and compare each with the reference; returns how many
 /// were compared and how many of those were wins.
 fn agree(game: &str, positions: usize, depth: u32, work: u64) -> (usize, usize) {
+    let (compared, wins, _) = agree_counting(game, positions, depth, work, 6..24);
+    (compared, wins)
+}
+
+/// [`agree`] with the stone counts drawn from `counts`; also returns on how many compared
+/// positions the reference's answer changes when Renju's forbidden points are ignored.
+fn agree_counting(
+    game: &str,
+    positions: usize,
+    depth: u32,
+    work: u64,
+    counts: std::ops::Range<usize>,
+) -> (usize, usize, usize) {
     let game: Game = game.parse().unwrap();
     let cfg = Config {
         depth,
         proof: true,
         ..Config::default()
     };
-    let (mut compared, mut wins) = (0, 0);
+    let (mut compared, mut wins, mut forbidden_mattered) = (0, 0, 0);
     let mut by = std::collections::BTreeMap::new();
-    for seed in 0..positions as u64 * 3 {
+    for seed in 0..positions as u64 * 20 {
         if compared >= positions {
             break;
         }
-        let count = 6 + (seed as usize * 7) % 18;
+        let count = counts.start + (seed as usize * 7) % counts.len();
         let Some(pos) = random_position(game, seed, count) else {
             continue;
         };
         let b = plain(&pos);
+        let cells = 0..b.cells.len();
+        if b.rules.renju
+            && !cells
+                .into_iter()
+                .any(|p| b.cells[p] == 0 && b.forbids(1, p))
+        {
+            // Renju: only positions where black has a forbidden point.
+            continue;
+        }
         let Some((result, d)) = reference_solve(&b, depth, work) else {
             continue;
         };
+        if b.rules.renju && (result, d) == ("win", 0) {
+            // Renju: a four to complete tells nothing about forbidden points.
+            continue;
+        }
         let s = solve_game(&pos, &cfg);
         assert_eq!(
             (s.outcome.name(), s.depth),
@@ -109,11 +135,20 @@ fn agree(game: &str, positions: usize, depth: u32, work: u64) -> (usize, usize) 
                 .unwrap_or_else(|e| panic!("{game}: bad proof for {pos:?}: {e}\n{proof}"));
             assert_eq!(pd, s.depth, "{game}: proof depth");
         }
+        if b.rules.renju {
+            let mut free = b.clone();
+            free.rules.renju = false;
+            if reference_solve(&free, depth, work) != Some((result, d)) {
+                forbidden_mattered += 1;
+            }
+        }
         compared += 1;
         *by.entry((result, d)).or_insert(0) += 1;
     }
-    eprintln!("{game}: {compared} compared: {by:?}");
-    (compared, wins)
+    eprintln!(
+        "{game}: {compared} compared: {by:?}; forbidden points mattered in {forbidden_mattered}"
+    );
+    (compared, wins, forbidden_mattered)
 }
 
 #[test]
@@ -126,6 +161,18 @@ fn gomoku_vcf_agrees_with_the_reference() {
 fn standard_gomoku_vcf_agrees_with_the_reference() {
     let (n, wins) = agree("gomoku-standard", 60, 12, 200_000);
     assert!(n >= 50 && wins >= 5, "{n} compared, {wins} wins");
+}
+
+#[test]
+fn renju_vcf_agrees_with_the_reference() {
+    // Denser positions than the other games', each with a forbidden point of black and no four
+    // to complete yet, so that the forbidden points come into play.
+    let (n, wins, mattered) = agree_counting("renju", 120, 12, 200_000, 14..40);
+    assert!(n >= 110 && wins >= 20, "{n} compared, {wins} wins");
+    assert!(
+        mattered >= 5,
+        "forbidden points changed only {mattered} answers"
+    );
 }
 
 #[test]
@@ -161,4 +208,71 @@ fn a_vcf_of_three_fours() {
     let b = plain(&pos);
     let proof = serde_json::to_value(s.proof.as_ref().unwrap()).unwrap();
     assert_eq!(check_proof(&b, b.to_move(), &proof), Ok(2));
+}
+
+/// The position of `black` and `white` stones on a 15×15 board of `game`, side to move by the
+/// counts.
+fn position(game: Game, black: &str, white: &str) -> Position {
+    let mut board = cpbim::Board::new(game);
+    for (stones, c) in [(black, cpbim::Color::Black), (white, cpbim::Color::White)] {
+        for s in stones.split_whitespace() {
+            board.set(game.parse_point(s).unwrap(), Some(c));
+        }
+    }
+    Position::from_board(board).unwrap()
+}
+
+/// Solve with proof and check the proof on the plain board; returns the answer.
+fn solve_checked(pos: &Position, depth: u32) -> (Outcome, u32) {
+    let cfg = Config {
+        depth,
+        proof: true,
+        ..Config::default()
+    };
+    let s = solve_game(pos, &cfg);
+    let b = plain(pos);
+    assert_eq!(
+        reference_solve(&b, depth, 1_000_000),
+        Some((s.outcome.name(), s.depth)),
+        "the reference disagrees on {pos:?}"
+    );
+    if let Some(proof) = &s.proof {
+        let proof = serde_json::to_value(proof).unwrap();
+        assert_eq!(check_proof(&b, b.to_move(), &proof), Ok(s.depth));
+    }
+    (s.outcome, s.depth)
+}
+
+#[test]
+fn a_white_four_whose_only_block_is_forbidden_wins() {
+    // Black D8 E8 F8 G8 . I8 (C8 white): black on H8 makes six, an overline. White H9 H10 H11
+    // between black H7 and H13: H12 makes a four whose only point of five is H8. In Renju black may not
+    // block there: white wins with the four. Without forbidden points black blocks.
+    let (black, white) = ("D8 E8 F8 G8 I8 H7 H13", "C8 H9 H10 H11 A1 O15");
+    let renju = position(Game::RENJU, black, white);
+    assert_eq!(renju.to_move(), cpbim::Color::White);
+    assert_eq!(
+        cpbim::renju::forbidden(renju.board(), Game::RENJU.parse_point("H8").unwrap()),
+        Some(cpbim::renju::Forbidden::Overline)
+    );
+    assert_eq!(solve_checked(&renju, 12), (Outcome::Win, 2));
+    let standard = position(Game::GOMOKU_STANDARD, black, white);
+    assert_ne!(solve_checked(&standard, 12).0, Outcome::Win);
+}
+
+#[test]
+fn black_may_not_attack_with_a_double_four() {
+    // Black E8 F8 G8 (D8 white) and H9 H10 H11 (H12 white): H8 makes two fours, E8–H8 (five
+    // on I8) and H8–H11 (five on H7). Freestyle: a win with the double four. Renju: H8 is
+    // forbidden and the single fours (I8, H7) are blocked on H8.
+    let (black, white) = ("E8 F8 G8 H9 H10 H11", "D8 H12 A1 O1 A15 O15");
+    let gomoku = position(Game::GOMOKU, black, white);
+    assert_eq!(gomoku.to_move(), cpbim::Color::Black);
+    assert_eq!(solve_checked(&gomoku, 12), (Outcome::Win, 2));
+    let renju = position(Game::RENJU, black, white);
+    assert_eq!(
+        cpbim::renju::forbidden(renju.board(), Game::RENJU.parse_point("H8").unwrap()),
+        Some(cpbim::renju::Forbidden::DoubleFour)
+    );
+    assert_ne!(solve_checked(&renju, 12).0, Outcome::Win);
 }

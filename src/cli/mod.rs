@@ -30,7 +30,7 @@ pub fn stopped() -> bool {
 #[command(
     name = "cpbim",
     version,
-    about = "Connect6 double-threat solver on the connection-pattern incremental model (CPBIM)",
+    about = "Threat-space solver for Connect6, Gomoku, Renju and the k-in-a-row family on the connection-pattern incremental model (CPBIM)",
     after_help = "A POSITION argument is the text of a game (stone list, diagram, SGF, contest record or CSV row), the path of a file, or `-` for standard input; see docs/formats.md."
 )]
 pub struct Cli {

@@ -5,6 +5,7 @@ use super::InputArgs;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use cpbim::notation::{self, Format};
+use cpbim::renju;
 use cpbim::Record;
 
 #[derive(Args)]
@@ -14,6 +15,10 @@ pub struct PositionArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatName::Diagram)]
     format: FormatName,
+    /// Renju: also list black's forbidden points (overline, double four, double three), as a
+    /// comment line after the game.
+    #[arg(long)]
+    forbidden: bool,
 }
 
 /// The formats that can be written.
@@ -44,16 +49,36 @@ impl FormatName {
 }
 
 /// `record` in `format`; a finished game written as a stone list or diagram says so in a
-/// comment (which the readers skip).
-fn written(record: &Record, format: Format) -> Result<String> {
+/// comment (which the readers skip); with `forbidden`, a comment lists black's forbidden points.
+fn written(record: &Record, format: Format, forbidden: bool) -> Result<String> {
     let mut text = notation::write(record, format)?;
-    if let (Some(w), Format::List | Format::Diagram) = (record.win(), format) {
+    let mut comment = |line: String| {
         if !text.ends_with('\n') {
             text.push('\n');
         }
-        text += &format!("# {}\n", cpbim::report::finished_text(w));
+        text += &format!("# {line}\n");
+    };
+    if let (Some(w), Format::List | Format::Diagram) = (record.win(), format) {
+        comment(cpbim::report::finished_text(w));
+    }
+    if forbidden {
+        comment(forbidden_text(record.board()));
     }
     Ok(text.trim_end_matches('\n').to_string())
+}
+
+/// `forbidden to black: H8 (double three), …` or `…: none`.
+fn forbidden_text(board: &cpbim::Board) -> String {
+    let points: Vec<String> = renju::forbidden_points(board)
+        .into_iter()
+        .map(|(p, why)| format!("{p} ({})", why.name()))
+        .collect();
+    let list = if points.is_empty() {
+        "none".to_string()
+    } else {
+        points.join(", ")
+    };
+    format!("forbidden to black: {list}")
 }
 
 pub fn run(args: &PositionArgs) -> Result<()> {
@@ -62,14 +87,24 @@ pub fn run(args: &PositionArgs) -> Result<()> {
     };
     let format = args.format.format();
     let how = args.input.reading();
+    let forbidden = args.forbidden;
+    if forbidden && args.input.game.rule() != cpbim::Rule::Renju {
+        anyhow::bail!(
+            "--forbidden: only Renju has forbidden points (give --game renju); {} has none",
+            args.input.game
+        );
+    }
     match input::read(Some(arg), args.input.game_id)? {
-        Inputs::One(text) => println!("{}", written(&cpbim::parse_record(&text, how)?, format)?),
+        Inputs::One(text) => println!(
+            "{}",
+            written(&cpbim::parse_record(&text, how)?, format, forbidden)?
+        ),
         Inputs::Lines(lines) => {
             let mut errors = 0;
             for line in &lines {
                 let result = cpbim::batch::read_line(&line.bytes, how)
                     .map_err(anyhow::Error::from)
-                    .and_then(|r| written(&r, format));
+                    .and_then(|r| written(&r, format, forbidden));
                 match result {
                     Ok(text) if format == Format::Diagram => println!("{text}\n"),
                     Ok(text) => println!("{text}"),

@@ -38,6 +38,7 @@ use crate::geom::{Color, Dir, Point, PointSet, MAX_POINTS as POINTS};
 use crate::model::{
     blocking_pairs, blocking_points, common_points, cover_number, Level, Model, Threat,
 };
+use crate::renju;
 use proof::{Defense, ProofNode};
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
@@ -230,6 +231,10 @@ impl<M: Model> Solver<M> {
             p: p as u8,
             round: 2 * p as u32,
             complete: config.complete && p == 2,
+            forbidden: (
+                renju::applies(board.game(), attacker),
+                renju::applies(board.game(), attacker.opponent()),
+            ),
             tt,
             ordering: config.ordering,
             nodes: 1,
@@ -371,6 +376,8 @@ struct Searcher<'a, M: Model> {
     round: u32,
     /// The complete attack rule (two stones per move only).
     complete: bool,
+    /// Renju: black may not play its forbidden points, as attacker (`.0`) or defender (`.1`).
+    forbidden: (bool, bool),
     tt: &'a mut TranspositionTable,
     ordering: Ordering,
     nodes: u64,
@@ -449,7 +456,7 @@ impl<M: Model> Searcher<'_, M> {
                 self.count_node();
                 let t = self.m.thn(a);
                 self.m.unmake();
-                if t >= 1 {
+                if t >= 1 && !(self.forbidden.0 && renju::is_forbidden(self.m.board(), x)) {
                     out.push(Attack { p: x, q: x, thn: t });
                     if first_only || (win_only && t >= 2) {
                         return;
@@ -833,7 +840,8 @@ impl<M: Model> Searcher<'_, M> {
     }
 
     /// The defences at a D-node: every move of p stones that hits all of A's live windows
-    /// (none when `thn(A) > p`) — pairs, or single points as `(x, x)` — and `thn(A)`.
+    /// (none when `thn(A) > p`) — pairs, or single points as `(x, x)` — and `thn(A)`. In
+    /// Renju black's forbidden points are no defence: with none left the attack wins.
     fn defences(&mut self) -> (u8, Vec<(Point, Point)>) {
         let mut w = std::mem::take(&mut self.windows);
         self.m.live_windows(self.a, &mut w);
@@ -841,7 +849,13 @@ impl<M: Model> Searcher<'_, M> {
         let moves = if thn > self.p {
             Vec::new()
         } else if self.p == 1 {
-            blocking_points(&w).into_iter().map(|x| (x, x)).collect()
+            let board = self.m.board();
+            let allowed = |&x: &Point| !(self.forbidden.1 && renju::is_forbidden(board, x));
+            blocking_points(&w)
+                .into_iter()
+                .filter(allowed)
+                .map(|x| (x, x))
+                .collect()
         } else {
             blocking_pairs(&w)
         };

@@ -10,6 +10,7 @@
 //! `thn > p`). The node that completes the row is called `six` whatever the game.
 
 use crate::geom::Point;
+use crate::renju;
 
 /// A node of a proof tree.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -64,8 +65,9 @@ impl ProofNode {
 /// Does `node` prove a win for `a` in the position of `m` (under the search's rules,
 /// `docs/search.md`)? Checked with the model's queries: the attack is p empty stones, all in R
 /// — or, with `complete`, one of them in R meeting the attack conditions alone and the other
-/// anywhere — leaving no live window of the defender and `thn ≥ p`; the listed defences
-/// exactly cover every blocking move (extra listed ones are ignored); every `six` completes
+/// anywhere — leaving no live window of the defender and `thn ≥ p`, and in Renju no black
+/// stone on a forbidden point; the listed defences cover every blocking move (black's
+/// forbidden points are none; extra listed ones are ignored); every `six` completes
 /// the row. Used to carry a known proof over to a position with more defender stones
 /// (`cpbim analyze --defenses`): if it still holds, the attacker still wins there, without a
 /// search. `m` is left as it was.
@@ -99,6 +101,11 @@ pub fn proof_holds<M: crate::Model>(
             }
             let r = candidate_set(m, a);
             let in_r = attack.iter().filter(|&&x| r.contains(x)).count();
+            let game = *m.game();
+            if renju::applies(&game, a) && attack.iter().any(|&x| renju::is_forbidden(m.board(), x))
+            {
+                return false;
+            }
             if in_r < p && !(complete && p == 2 && in_r == 1 && alone_attacks(m, a, attack, &r)) {
                 return false;
             }
@@ -114,8 +121,10 @@ pub fn proof_holds<M: crate::Model>(
             }
             if ok {
                 let moves: Vec<Vec<Point>> = if p == 1 {
+                    let forbids = renju::applies(&game, d);
                     blocking_points(&windows)
                         .into_iter()
+                        .filter(|&x| !(forbids && renju::is_forbidden(m.board(), x)))
                         .map(|x| vec![x])
                         .collect()
                 } else {

@@ -13,6 +13,7 @@
 
 pub mod binary;
 pub mod mutate;
+pub mod renju;
 
 use serde_json::Value;
 use std::collections::HashMap;
@@ -27,8 +28,8 @@ pub type Window = (Vec<usize>, (i32, i32));
 /// A table per board and k, built once.
 type Cache<T> = OnceLock<Mutex<HashMap<(usize, usize, usize), &'static T>>>;
 
-/// The game, as numbers: board, k in a row, p per move, q first, and whether each colour (black,
-/// white) wins with exactly k only.
+/// The game, as numbers: board, k in a row, p per move, q first, whether each colour (black,
+/// white) wins with exactly k only, and whether black has Renju's forbidden points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rules {
     pub m: usize,
@@ -37,6 +38,7 @@ pub struct Rules {
     pub p: usize,
     pub q: usize,
     pub exact: [bool; 2],
+    pub renju: bool,
 }
 
 impl Rules {
@@ -47,6 +49,7 @@ impl Rules {
         p: 2,
         q: 1,
         exact: [false, false],
+        renju: false,
     };
 
     /// The numbers of a game of the library (its definition only).
@@ -64,6 +67,7 @@ impl Rules {
             p: game.p(),
             q: game.q(),
             exact,
+            renju: game.rule() == Rule::Renju,
         }
     }
 
@@ -222,6 +226,12 @@ impl Plain {
         name_on(&self.rules, p)
     }
 
+    /// May `c` not play the empty point `p` (black's forbidden points in Renju, by the
+    /// reference of `renju.rs`)?
+    pub fn forbids(&self, c: u8, p: usize) -> bool {
+        self.rules.renju && c == 1 && renju::forbidden(&self.rules, &self.cells, p).is_some()
+    }
+
     /// Would the window `w` (direction `dir`), filled with `c`, lie in a winning row of `c`?
     fn wins_filled(&self, c: u8, w: &[usize], dir: (i32, i32)) -> bool {
         let r = &self.rules;
@@ -303,14 +313,15 @@ impl Plain {
         cover(&self.live(c))
     }
 
-    /// Every move of p empty points (sorted, each once) that meets all live windows of `c`.
+    /// Every move of p empty points (sorted, each once) that meets all live windows of `c`
+    /// (and that the opponent may play: in Renju, not on black's forbidden points).
     pub fn blocking_moves(&self, c: u8) -> Vec<Vec<usize>> {
         let ws = self.live(c);
         let mut out = Vec::new();
         let Some(first) = ws.first() else { return out };
         for &x in first {
             if self.rules.p == 1 {
-                if ws.iter().all(|w| w.contains(&x)) {
+                if ws.iter().all(|w| w.contains(&x)) && !self.forbids(3 - c, x) {
                     out.push(vec![x]);
                 }
                 continue;
@@ -408,6 +419,9 @@ impl Plain {
             for &x in &r {
                 *work += 1;
                 if let Some(t) = self.attack_thn_fast(a, &[x], &d_live) {
+                    if self.forbids(a, x) {
+                        continue;
+                    }
                     out.push((vec![x], t));
                 }
             }
@@ -508,6 +522,9 @@ pub fn check_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, String> {
     for &s in &attack {
         if board.cells[s] != 0 {
             return Err(format!("attack on occupied {}", board.name(s)));
+        }
+        if board.forbids(a, s) {
+            return Err(format!("attack on forbidden {}", board.name(s)));
         }
     }
     let r = board.r_set(a);

@@ -1,0 +1,232 @@
+//! Renju's forbidden points: where black may not play (the RIF rules).
+//!
+//! A black stone on an empty point is **forbidden** when it makes no five (exactly k in a row:
+//! a five always wins, whatever else the stone makes) and it makes
+//!
+//! * an **overline**: more than k black stones in a row;
+//! * a **double four**: two fours or more. A four is k − 1 black stones of a line, the new
+//!   one among them, that one more black stone turns into a five; fours are told apart by
+//!   their stones, so a straight four (`.XXXX.`, two points that make five) is one four, while
+//!   `X.XXX.X` played in its middle is two fours in one line;
+//! * a **double three**: threes in two directions or more. A three is a line where one more
+//!   black stone makes a straight four (k − 1 in a row, the new stone among them, both ends
+//!   empty and each end making a five) — and that stone's point is itself not forbidden once
+//!   the first stone stands (the recursive check that tells a real three from a false one).
+//!
+//! The rules are written for any k (Renju's is 5). Only black has forbidden points, and only in
+//! games with [`Rule::Renju`].
+
+use crate::board::Board;
+use crate::game::{Game, Rule};
+use crate::geom::{Color, Dir, Point};
+
+/// Why a point is forbidden to black.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Forbidden {
+    /// More than k in a row.
+    Overline,
+    /// Two fours or more.
+    DoubleFour,
+    /// Threes in two directions or more.
+    DoubleThree,
+}
+
+impl Forbidden {
+    /// `overline`, `double four`, `double three`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Forbidden::Overline => "overline",
+            Forbidden::DoubleFour => "double four",
+            Forbidden::DoubleThree => "double three",
+        }
+    }
+}
+
+/// Does `game` forbid points to `c`? (Black in Renju.)
+#[inline]
+pub fn applies(game: &Game, c: Color) -> bool {
+    game.rule() == Rule::Renju && c == Color::Black
+}
+
+/// Why a black stone on the empty point `p` would be forbidden, if it would. `None` for an
+/// occupied point. The rules are applied whatever the board's game.
+pub fn forbidden(board: &Board, p: Point) -> Option<Forbidden> {
+    if !board.is_empty(p) {
+        return None;
+    }
+    Checker {
+        board: board.clone(),
+        k: board.game().k(),
+    }
+    .check(p)
+}
+
+/// Is the empty point `p` forbidden to black?
+pub fn is_forbidden(board: &Board, p: Point) -> bool {
+    forbidden(board, p).is_some()
+}
+
+/// Every forbidden point of the board, in point order, with the reason.
+pub fn forbidden_points(board: &Board) -> Vec<(Point, Forbidden)> {
+    let mut checker = Checker {
+        board: board.clone(),
+        k: board.game().k(),
+    };
+    board
+        .game()
+        .points()
+        .filter(|&p| board.is_empty(p))
+        .filter_map(|p| checker.check(p).map(|f| (p, f)))
+        .collect()
+}
+
+/// Cells each side of the centre of a line: k + 2 for k ≤ 8 covers a straight four's outer
+/// neighbours; a run reaching the end of the array is longer than k anyway.
+const REACH: usize = 10;
+const LEN: usize = 2 * REACH + 1;
+const C: usize = REACH;
+
+/// A cell of a line seen from black.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cell {
+    Empty,
+    Black,
+    /// White, or off the board.
+    Blocked,
+}
+
+/// A line through the point under test: `cells[C]` is the point, `points[i]` the board point
+/// of `cells[i]` if on the board.
+struct Line {
+    cells: [Cell; LEN],
+    points: [Option<Point>; LEN],
+}
+
+impl Line {
+    fn through(board: &Board, p: Point, dir: Dir) -> Line {
+        let mut line = Line {
+            cells: [Cell::Blocked; LEN],
+            points: [None; LEN],
+        };
+        for i in 0..LEN {
+            let Some(q) = board.game().step(p, dir, i as isize - C as isize) else {
+                continue;
+            };
+            line.points[i] = Some(q);
+            line.cells[i] = match board.get(q) {
+                None => Cell::Empty,
+                Some(Color::Black) => Cell::Black,
+                Some(Color::White) => Cell::Blocked,
+            };
+        }
+        line
+    }
+
+    /// The black run through `i` (a black cell): its first and last index.
+    fn run(&self, i: usize) -> (usize, usize) {
+        let black = |j: usize| self.cells[j] == Cell::Black;
+        let lo = (0..i).rev().take_while(|&j| black(j)).last().unwrap_or(i);
+        let hi = (i + 1..LEN).take_while(|&j| black(j)).last().unwrap_or(i);
+        (lo, hi)
+    }
+
+    /// The stones of the fours through the centre (black there), each as a bit set of line
+    /// indices: for each empty `j` that makes exactly k in a row with the centre, the run
+    /// without `j`.
+    fn fours(&mut self, k: usize, out: &mut Vec<u32>) {
+        for j in C + 1 - k..C + k {
+            if self.cells[j] != Cell::Empty {
+                continue;
+            }
+            self.cells[j] = Cell::Black;
+            let (lo, hi) = self.run(C);
+            self.cells[j] = Cell::Empty;
+            if hi - lo + 1 == k && (lo..=hi).contains(&j) {
+                let stones = ((1u32 << (hi + 1)) - (1u32 << lo)) & !(1u32 << j);
+                if !out.contains(&stones) {
+                    out.push(stones);
+                }
+            }
+        }
+    }
+
+    /// The empty points `j` that turn the centre's stones into a straight four: k − 1 in a
+    /// row through the centre and `j`, both ends empty, each end making exactly k.
+    fn straight_four_points(&mut self, k: usize) -> impl Iterator<Item = usize> + '_ {
+        (C + 2 - k..C + k - 1).filter(move |&j| {
+            if self.cells[j] != Cell::Empty {
+                return false;
+            }
+            self.cells[j] = Cell::Black;
+            let (lo, hi) = self.run(C);
+            self.cells[j] = Cell::Empty;
+            let open_end = |end: usize, beyond: Option<usize>| {
+                self.cells[end] == Cell::Empty
+                    && beyond.is_none_or(|b| self.cells[b] != Cell::Black)
+            };
+            hi - lo + 2 == k
+                && (lo..=hi).contains(&j)
+                && lo >= 1
+                && hi + 1 < LEN
+                && open_end(lo - 1, lo.checked_sub(2))
+                && open_end(hi + 1, Some(hi + 2).filter(|&b| b < LEN))
+        })
+    }
+}
+
+/// The board the recursive check plays on.
+struct Checker {
+    board: Board,
+    k: usize,
+}
+
+impl Checker {
+    /// Why black on the empty point `p` is forbidden, if it is; the board is unchanged after.
+    fn check(&mut self, p: Point) -> Option<Forbidden> {
+        self.board.set(p, Some(Color::Black));
+        let verdict = self.verdict(p);
+        self.board.set(p, None);
+        verdict
+    }
+
+    /// [`Checker::check`] with the stone on `p` placed.
+    fn verdict(&mut self, p: Point) -> Option<Forbidden> {
+        let k = self.k;
+        let mut lines = Dir::ALL.map(|dir| Line::through(&self.board, p, dir));
+        let lengths = lines.each_ref().map(|l| {
+            let (lo, hi) = l.run(C);
+            hi - lo + 1
+        });
+        if lengths.contains(&k) {
+            return None;
+        }
+        if lengths.iter().any(|&n| n > k) {
+            return Some(Forbidden::Overline);
+        }
+        let mut stones = Vec::new();
+        let mut fours = 0;
+        for line in &mut lines {
+            stones.clear();
+            line.fours(k, &mut stones);
+            fours += stones.len();
+        }
+        if fours >= 2 {
+            return Some(Forbidden::DoubleFour);
+        }
+        let mut threes = 0;
+        for line in &mut lines {
+            let candidates: Vec<usize> = line.straight_four_points(k).collect();
+            let real = candidates.into_iter().any(|j| {
+                let q = line.points[j].expect("an empty cell is on the board");
+                self.check(q).is_none()
+            });
+            if real {
+                threes += 1;
+                if threes >= 2 {
+                    return Some(Forbidden::DoubleThree);
+                }
+            }
+        }
+        None
+    }
+}
