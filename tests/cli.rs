@@ -362,7 +362,7 @@ fn huge_option_values_get_errors_or_caps() {
             vec!["--tt-entries", "18446744073709551615"],
             "far more memory",
         ),
-        (vec!["--depth", "1000"], "at most 244 plies"),
+        (vec!["--depth", "1004"], "at most 1000 plies"),
         (vec!["--depth", "6"], "whole rounds of 4 plies"),
     ] {
         let mut all = vec!["solve"];

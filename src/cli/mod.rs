@@ -125,7 +125,7 @@ impl Side {
 #[derive(Args, Clone)]
 pub struct SearchArgs {
     /// Deepest search in plies (whole rounds: a multiple of 4 in Connect6, of 2 in Gomoku; at
-    /// most 61 rounds).
+    /// most 250 rounds).
     #[arg(long, default_value_t = DEFAULT_DEPTH)]
     pub depth: u32,
     /// Stop each search after this many nodes (result `unknown`).

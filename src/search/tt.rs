@@ -2,7 +2,7 @@
 //! depth-preferred entry and an always-replace entry. An entry is 16 bytes.
 //!
 //! Entries record exact facts about an attacker-to-move position, as budgets in rounds (an
-//! attack and its defence: 4 plies in Connect6, 2 in Gomoku), in 6 bits:
+//! attack and its defence: 4 plies in Connect6, 2 in Gomoku), in 8 bits:
 //!
 //! * a win is proven for every budget ≥ `win_at`, and ruled out for every budget ≤ `nowin_to`;
 //! * the tree is proven exhausted (no win at any depth) for every budget ≥ `ex_from`, and
@@ -11,35 +11,61 @@
 //! Both properties are monotone in the budget, so these are facts about the position alone: a
 //! probe never changes what the search decides, only how much it searches. Entries of earlier
 //! searches are ignored (an 8-bit generation), so every solve starts from an effectively empty
-//! table and node counts do not depend on what was solved before.
+//! table and node counts do not depend on what was solved before. The generation takes the low
+//! 8 bits of the stored key: they are the low bits of the bucket index, which the bucket
+//! already tells (for tables of 256 buckets or more; smaller tables check 56 bits of the key).
 
 use crate::geom::Point;
 
 /// Largest budget in rounds an entry can hold; deeper budgets are stored as this (a win found
 /// with more budget is then recorded only as a win from this budget on, which is still a fact
 /// because no search budget exceeds [`MAX_ROUNDS`]).
-const TOP: u32 = 61;
+const TOP: u32 = 250;
 /// No fact.
-const UNKNOWN: u32 = 63;
+const UNKNOWN: u32 = 255;
 
-/// The deepest budget a search may use, in rounds.
+/// The deepest budget a search may use, in rounds: more than the moves of a 20×20 board.
 pub const MAX_ROUNDS: u32 = TOP;
 /// The deepest budget of Connect6 (and any game of two stones per move), in plies.
 pub const MAX_BUDGET: u32 = TOP * 4;
 
+/// The bits of a stored key that hold the generation.
+const GENERATION: u64 = 0xFF;
+
 /// The bit of `Entry::data` saying a best move is stored.
-const HAS_BEST: u32 = 1 << 24;
+const HAS_BEST: u32 = 1 << 26;
 
 /// One entry: 16 bytes.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C)]
 struct Entry {
+    /// The position's key, its low 8 bits replaced by the generation.
     key: u64,
-    /// win_at (6 bits) | nowin_to+1 (6) | ex_from (6) | nex_to+1 (6) | generation (8).
+    /// win_at (8 bits) | nowin_to+1 (8) | ex_from (8) | nex_to+1 (8).
     facts: u32,
     /// First point of the best move (9 bits) | second (9, the first again for one stone) |
-    /// 1 + rounds searched (6) | a best move is stored (1).
+    /// 1 + rounds searched (8) | a best move is stored (1).
     data: u32,
+}
+
+impl Entry {
+    /// Is this the entry of `key` in the search of `generation`?
+    #[inline]
+    fn holds(&self, key: u64, generation: u8) -> bool {
+        self.key == (key & !GENERATION) | generation as u64
+    }
+
+    /// Does it belong to the search of `generation`?
+    #[inline]
+    fn live(&self, generation: u8) -> bool {
+        (self.key & GENERATION) as u8 == generation
+    }
+
+    /// 1 + the rounds searched.
+    #[inline]
+    fn depth(&self) -> u32 {
+        (self.data >> 18) & 0xFF
+    }
 }
 
 const _: () = assert!(std::mem::size_of::<Entry>() == 16);
@@ -60,24 +86,17 @@ impl Facts {
         nex_to: 0,
     };
 
-    fn unpack(x: u32) -> (Facts, u8) {
-        (
-            Facts {
-                win_at: x & 63,
-                nowin_to: (x >> 6) & 63,
-                ex_from: (x >> 12) & 63,
-                nex_to: (x >> 18) & 63,
-            },
-            (x >> 24) as u8,
-        )
+    fn unpack(x: u32) -> Facts {
+        Facts {
+            win_at: x & 0xFF,
+            nowin_to: (x >> 8) & 0xFF,
+            ex_from: (x >> 16) & 0xFF,
+            nex_to: x >> 24,
+        }
     }
 
-    fn pack(self, generation: u8) -> u32 {
-        self.win_at
-            | self.nowin_to << 6
-            | self.ex_from << 12
-            | self.nex_to << 18
-            | (generation as u32) << 24
+    fn pack(self) -> u32 {
+        self.win_at | self.nowin_to << 8 | self.ex_from << 16 | self.nex_to << 24
     }
 }
 
@@ -166,9 +185,7 @@ impl TranspositionTable {
             return None;
         }
         let bucket = &self.buckets[(key & self.mask) as usize];
-        bucket
-            .iter()
-            .find(|e| e.key == key && (e.facts >> 24) as u8 == self.generation)
+        bucket.iter().find(|e| e.holds(key, self.generation))
     }
 
     /// What the table knows of position `key` for `question` with a budget of `rounds`.
@@ -180,7 +197,7 @@ impl TranspositionTable {
                 best: None,
             };
         };
-        let (f, _) = Facts::unpack(e.facts);
+        let f = Facts::unpack(e.facts);
         let b = rounds;
         let won_ever = f.win_at != UNKNOWN;
         let exhausted_ever = f.ex_from != UNKNOWN;
@@ -230,39 +247,39 @@ impl TranspositionTable {
         let generation = self.generation;
         let b = rounds.min(TOP);
         let bucket = &mut self.buckets[(key & self.mask) as usize];
-        let live = |e: &Entry| (e.facts >> 24) as u8 == generation;
-        let slot = if bucket[0].key == key && live(&bucket[0]) {
+        let fresh = Entry {
+            key: (key & !GENERATION) | generation as u64,
+            facts: Facts::NONE.pack(),
+            data: 0,
+        };
+        let slot = if bucket[0].holds(key, generation) {
             0
-        } else if bucket[1].key == key && live(&bucket[1]) {
+        } else if bucket[1].holds(key, generation) {
             1
         } else {
             // A new position takes the depth-preferred slot if it is at least as deep as what
             // is there (or that is stale), pushing the old entry to the always-replace slot;
             // otherwise the always-replace slot.
             let deep = &bucket[0];
-            if !live(deep) || b + 1 >= (deep.data >> 18) & 63 {
+            if !deep.live(generation) || b + 1 >= deep.depth() {
                 bucket[1] = bucket[0];
-                bucket[0].facts = Facts::NONE.pack(generation);
-                bucket[0].data = 0;
-                bucket[0].key = key;
+                bucket[0] = fresh;
                 0
             } else {
-                bucket[1].facts = Facts::NONE.pack(generation);
-                bucket[1].data = 0;
-                bucket[1].key = key;
+                bucket[1] = fresh;
                 1
             }
         };
         let e = &mut bucket[slot];
-        let (mut f, _) = Facts::unpack(e.facts);
+        let mut f = Facts::unpack(e.facts);
         match (question, answer) {
             (Question::Win, true) => f.win_at = f.win_at.min(b),
             (Question::Win, false) => f.nowin_to = f.nowin_to.max(b + 1),
             (Question::Exhausted, true) => f.ex_from = f.ex_from.min(b),
             (Question::Exhausted, false) => f.nex_to = f.nex_to.max(b + 1),
         }
-        e.facts = f.pack(generation);
-        let depth = ((e.data >> 18) & 63).max(b + 1).min(63);
+        e.facts = f.pack();
+        let depth = e.depth().max(b + 1);
         let moves = match best {
             Some((p, q)) => p.index() as u32 | (q.index() as u32) << 9 | HAS_BEST,
             None => e.data & (0x3FFFF | HAS_BEST),

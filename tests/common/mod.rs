@@ -216,6 +216,15 @@ impl Plain {
         b
     }
 
+    /// The board of a library position (its stones only), by the oracle's numbering.
+    pub fn from_position(rules: Rules, pos: &cpbim::Position) -> Plain {
+        let mut b = Plain::empty(rules);
+        for (p, c) in pos.board().iter() {
+            b.cells[p.row() * rules.m + p.col()] = if c == cpbim::Color::Black { 1 } else { 2 };
+        }
+        b
+    }
+
     /// The side to move by the stone counts.
     pub fn to_move(&self) -> u8 {
         let count = self.cells.iter().filter(|&&c| c != 0).count();
