@@ -17,6 +17,7 @@ pub mod analyze;
 pub mod batch;
 pub mod bench;
 pub mod board;
+pub mod engine;
 pub mod game;
 pub mod games;
 pub mod geom;

@@ -522,3 +522,42 @@ fn rust_version_covers_every_locked_dependency() {
         }
     }
 }
+
+#[test]
+fn move_plays_the_example_win_and_refuses_what_it_cannot_play() {
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/positions/example.txt"
+    );
+    let o = run(&["move", "--json", example], b"");
+    let v = json(o.stdout.trim());
+    assert_eq!(
+        (v["verdict"].as_str(), v["win_depth"].as_u64()),
+        (Some("win"), Some(16))
+    );
+    assert_eq!(v["move"].as_array().map(Vec::len), Some(2), "{}", o.stdout);
+    // The built-in parameters round-trip through a file; a misspelt key is an error.
+    let o = run(&["move", "--print-params"], b"");
+    let file = scratch("params").join("params.json");
+    std::fs::write(&file, &o.stdout).unwrap();
+    let path = file.to_str().unwrap();
+    let o = run(&["move", "--params", path, "--depth", "1", "J10"], b"");
+    assert!(o.stdout.starts_with("move "), "{}{}", o.stdout, o.stderr);
+    std::fs::write(&file, "{\"widht\": 3}").unwrap();
+    let o = run(&["move", "--params", path, "J10"], b"");
+    assert!(o.code == 1 && o.stderr.contains("widht"), "{}", o.stderr);
+    // A finished game has no move.
+    let csv = concat!(env!("CARGO_MANIFEST_DIR"), "/data/connect6_games.csv");
+    let o = run(&["move", csv, "--game-id", "1"], b"");
+    assert!(
+        o.code == 1 && o.stderr.contains("the game is over"),
+        "{}",
+        o.stderr
+    );
+    // Renju: one stone, never a forbidden point (H8 would be a double four here).
+    let fours = "E8 D8 F8 H12 G8 A1 H9 O1 H10 A15 H11 O15";
+    let o = run(&["move", "--game", "renju", "--json", fours], b"");
+    let v = json(o.stdout.trim());
+    assert_eq!(v["move"].as_array().map(Vec::len), Some(1), "{}", o.stdout);
+    assert_ne!(v["move"][0].as_str(), Some("H8"));
+}

@@ -151,6 +151,16 @@ impl<I: Model, C: Model, P: Incr> Four<I, C, P> {
                 );
             }
             assert_eq!(candidate_set(&self.cpbim, c), candidate_set(&self.raw, c));
+            let n = self.raw.type_counts(c);
+            assert_eq!(
+                (
+                    self.iu.type_counts(c),
+                    self.cpbm.type_counts(c),
+                    self.cpbim.type_counts(c)
+                ),
+                (n, n, n),
+                "type_counts({c})"
+            );
             for &p in points {
                 for d in Dir::ALL {
                     if board.is_empty(p) {

@@ -6,6 +6,7 @@ mod bench;
 mod input;
 mod kb;
 mod limits;
+mod r#move;
 mod name;
 mod position;
 mod progress;
@@ -57,6 +58,8 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Read a game or position in any supported format and write it in another.
     Position(position::PositionArgs),
+    /// The move the engine plays: stones, evaluation, principal variation, forced win or loss.
+    Move(r#move::MoveArgs),
 }
 
 /// Where the games come from and how to read them: a position argument, a game of a CSV file,
@@ -307,5 +310,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Bench(args) => bench::run(&args),
         Command::Kb { command } => kb::run(command),
         Command::Position(args) => position::run(&args),
+        Command::Move(args) => r#move::run(&args),
     }
 }

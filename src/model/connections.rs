@@ -12,7 +12,7 @@
 //! were written in) and over where types come from ([`TypeSource`]); the board size, p and the
 //! rule are the game's, at run time (`docs/design/games.md`).
 
-use super::{cover_number, Level, Model, Threat};
+use super::{cover_number, Level, Model, Threat, TypeCounts};
 use crate::board::Board;
 use crate::game::Game;
 use crate::geom::{Color, Dir, Geometry, Point, PointSet, MAX_POINTS};
@@ -548,6 +548,16 @@ impl<const K: u32, const G: usize, const L: usize> ConnState<K, G, L> {
         s
     }
 
+    fn type_counts(&self, c: Color) -> TypeCounts {
+        let mut n = [0u16; 12];
+        for line in &self.lines[..self.geo.lines.len()] {
+            for cn in line.conns[c.index()].iter().filter(|cn| cn.f != 0) {
+                n[cn.ty as usize] += 1;
+            }
+        }
+        n
+    }
+
     #[inline]
     fn mark_threats(&mut self, l: usize) {
         for c in 0..2 {
@@ -922,6 +932,10 @@ impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Model
         self.src
             .composite(Dir::ALL.map(|d| self.point_type(p, c, d)))
     }
+
+    fn type_counts(&self, c: Color) -> TypeCounts {
+        self.state.type_counts(c)
+    }
 }
 
 /// What one stone changed (paper §7.2): Definition 30 slots whose value changed, and the points
@@ -1078,6 +1092,10 @@ impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Model for Rebu
     fn composite(&self, p: Point, c: Color) -> Composite {
         self.src
             .composite(Dir::ALL.map(|d| self.point_type(p, c, d)))
+    }
+
+    fn type_counts(&self, c: Color) -> TypeCounts {
+        self.state().type_counts(c)
     }
 }
 

@@ -223,7 +223,15 @@ pub trait Model: Sized {
 
     /// Composite class of the empty point `p` for `c` (§5.2).
     fn composite(&self, p: Point, c: Color) -> Composite;
+
+    /// The position split into connections: how many connections of `c` holding at least one
+    /// of its stones have each type (index: the type's code). The engine weighs them (the
+    /// paper's abstract valuation).
+    fn type_counts(&self, c: Color) -> TypeCounts;
 }
+
+/// Connections per type code ([`ConnType`] as `usize`), of one colour.
+pub type TypeCounts = [u16; 12];
 
 /// The candidate set R of the search (`docs/search.md`) for attacker `a`: empty points of windows with at least two
 /// of `a`'s stones and no defender stone, and empty points of the defender's live windows.

@@ -2,7 +2,7 @@
 //! board; connection and point types come from the table-free classifier at query time. It
 //! reads the game (board, k, p, rule) at run time, so one Raw serves every game.
 
-use super::{Level, Model, Threat};
+use super::{Level, Model, Threat, TypeCounts};
 use crate::board::Board;
 use crate::geom::{Color, Dir, Point, PointSet};
 use crate::kb::{self, Composite, ConnType, Params};
@@ -192,5 +192,26 @@ impl Model for Raw {
     fn composite(&self, p: Point, c: Color) -> Composite {
         let types = Dir::ALL.map(|d| self.point_type(p, c, d));
         cpbim_kb::composite_class_for(self.params[0].p, types)
+    }
+
+    fn type_counts(&self, c: Color) -> TypeCounts {
+        let board = &self.played.board;
+        let k = board.game().k();
+        let params = self.params[c.index()];
+        let mut n = [0u16; 12];
+        for line in &board.game().geometry().lines {
+            let pts = &line.points[..line.len as usize];
+            let mut stones = [0u32; 2];
+            for (i, &p) in pts.iter().enumerate() {
+                if let Some(s) = board.get(p) {
+                    stones[s.index()] |= 1 << i;
+                }
+            }
+            let conns = super::connections::line_connections(k, pts.len(), stones[0], stones[1]);
+            for cn in conns.iter().filter(|cn| cn.color == c && cn.f != 0) {
+                n[classify_direct_for(params, cn.len, cn.f) as usize] += 1;
+            }
+        }
+        n
     }
 }

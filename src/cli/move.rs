@@ -1,0 +1,132 @@
+//! `cpbim move`: the move the engine plays in a position (docs/engine.md).
+
+use super::input::{self, Inputs};
+use super::{limits, with_game_model, InputArgs, ModelName};
+use anyhow::{Context, Result};
+use clap::Args;
+use cpbim::engine::{Choice, Engine, Limits, Params, Verdict};
+use cpbim::Point;
+
+#[derive(Args)]
+pub struct MoveArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Seconds for the move (the engine answers within them).
+    #[arg(long, value_name = "S", conflicts_with = "depth")]
+    time: Option<f64>,
+    /// Alpha-beta depth in whole moves, without a time limit (default 2; the same answer on
+    /// every run).
+    #[arg(long, value_name = "D")]
+    depth: Option<u32>,
+    /// The engine's weights and widths, a JSON file (docs/engine.md); keys left out keep
+    /// their defaults.
+    #[arg(long, value_name = "FILE")]
+    params: Option<String>,
+    /// Print the built-in parameters as JSON and exit.
+    #[arg(long, conflicts_with = "position")]
+    print_params: bool,
+    /// One JSON object (docs/json.md).
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &MoveArgs) -> Result<()> {
+    if args.print_params {
+        println!("{}", serde_json::to_string_pretty(&Params::default())?);
+        return Ok(());
+    }
+    let params = match &args.params {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("--params {path}"))?;
+            Params::from_json(&text).map_err(|e| anyhow::anyhow!("--params {path}: {e}"))?
+        }
+        None => Params::default(),
+    };
+    let limits = Limits {
+        time: args
+            .time
+            .map(|s| limits::seconds("--time", s))
+            .transpose()?,
+        depth: args.depth,
+    };
+    let text = match input::read(args.input.position.as_deref(), args.input.game_id)? {
+        Inputs::One(text) => text,
+        Inputs::Lines(lines) => one_game(&lines)?,
+    };
+    let record = cpbim::parse_record(&text, args.input.reading())?;
+    if let Some(w) = record.win() {
+        anyhow::bail!("the game is over: {}", cpbim::report::finished_text(w));
+    }
+    let pos = record.position()?;
+    if pos.board().stones() == pos.game().point_count() {
+        anyhow::bail!("the board is full: no move to play");
+    }
+    let choice = with_game_model!(pos.game(), ModelName::Cpbim, M => {
+        Engine::<M>::new(params).choose(&pos, limits)
+    });
+    if args.json {
+        println!("{}", choice_json(&choice));
+    } else {
+        println!("{}", choice_text(&choice));
+    }
+    Ok(())
+}
+
+/// The one line of a file that holds a game (blank and comment lines aside).
+fn one_game(lines: &[input::Line]) -> Result<String> {
+    let games: Vec<String> = lines
+        .iter()
+        .map(|l| String::from_utf8_lossy(&l.bytes).into_owned())
+        .filter(|t| !t.trim().is_empty() && !t.trim_start().starts_with('#'))
+        .collect();
+    match games.as_slice() {
+        [one] => Ok(one.clone()),
+        _ => anyhow::bail!("`move` takes one game, not {} lines of games", games.len()),
+    }
+}
+
+fn stones(s: &[Point]) -> String {
+    s.iter().map(Point::to_string).collect::<Vec<_>>().join(" ")
+}
+
+fn verdict_name(v: Verdict) -> String {
+    match v {
+        Verdict::Win(d) => format!("forced win {d}"),
+        Verdict::Loss => "forced loss".to_string(),
+        Verdict::Open => "open".to_string(),
+    }
+}
+
+/// `move J10 K11  eval 123  depth 2  pv J10 K11 | L12 M13  open  (nodes, time)`.
+fn choice_text(c: &Choice) -> String {
+    let pv: Vec<String> = c.pv.iter().map(|m| stones(m)).collect();
+    format!(
+        "move {}  eval {}  depth {}  pv {}  {}  ({} nodes, {:.3} ms)",
+        stones(&c.stones),
+        c.eval,
+        c.depth,
+        pv.join(" | "),
+        verdict_name(c.verdict),
+        c.nodes,
+        c.time.as_secs_f64() * 1e3
+    )
+}
+
+fn choice_json(c: &Choice) -> serde_json::Value {
+    let names = |s: &[Point]| s.iter().map(Point::to_string).collect::<Vec<_>>();
+    let (verdict, depth) = match c.verdict {
+        Verdict::Win(d) => ("win", Some(d)),
+        Verdict::Loss => ("loss", None),
+        Verdict::Open => ("open", None),
+    };
+    serde_json::json!({
+        "move": names(&c.stones),
+        "eval": c.eval,
+        "verdict": verdict,
+        "win_depth": depth,
+        "depth": c.depth,
+        "pv": c.pv.iter().map(|m| names(m)).collect::<Vec<_>>(),
+        "nodes": c.nodes,
+        "time_ms": (c.time.as_secs_f64() * 1e6).round() / 1e3,
+    })
+}

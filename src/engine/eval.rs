@@ -1,0 +1,136 @@
+//! The engine's knowledge: every weight in one [`Params`] value (JSON, so tuning changes a file,
+//! not the code), the value of an empty point for move ordering and the value of a position.
+//!
+//! A position is valued as the paper's abstract valuation (§5): split into connections, each
+//! worth a weight by its type, summed per colour. Types run from `O` to `WIN` in the order of
+//! their worth, so the weights rise with the type code.
+
+use crate::geom::{Color, Dir, Point};
+use crate::model::Model;
+use serde::{Deserialize, Serialize};
+
+/// The score of a won position, less the plies to the win.
+pub const WIN: i32 = 1_000_000;
+
+/// Scores at least this far from zero are wins or losses found by the search.
+pub const DECIDED: i32 = WIN - 10_000;
+
+/// Every weight and width of the engine (`docs/engine.md`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Params {
+    /// Worth of one connection of the side to move, per type code (O, L2, D3, S3, L3, D4, S4,
+    /// L4, D5, L5, DW, WIN).
+    pub own: [i32; 12],
+    /// Worth of one connection of the opponent, per type code (subtracted).
+    pub opponent: [i32; 12],
+    /// Ordering value of an empty point per directional point type, for the mover's stone.
+    pub attack: [i32; 12],
+    /// Ordering value of an empty point per directional point type of the opponent (a stone
+    /// there spoils it).
+    pub defence: [i32; 12],
+    /// Empty points ranked by value that a move may use.
+    pub width: usize,
+    /// Moves of two stones kept per node, best pairs by value first.
+    pub pairs: usize,
+    /// Depth of the search for the mover's own threat win, in plies (whole rounds).
+    pub win_depth: u32,
+    /// Depth of the searches for the opponent's threat win after each candidate move.
+    pub threat_depth: u32,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            own: [0, 6, 4, 12, 24, 20, 40, 80, 90, 200, 2_000, 0],
+            opponent: [0, 8, 5, 16, 40, 30, 60, 150, 160, 400, 5_000, 0],
+            attack: [0, 4, 3, 8, 16, 14, 30, 60, 80, 160, 400, 10_000],
+            defence: [0, 3, 2, 6, 14, 12, 26, 50, 70, 150, 350, 9_000],
+            width: 12,
+            pairs: 24,
+            win_depth: 28,
+            threat_depth: 12,
+        }
+    }
+}
+
+impl Params {
+    /// Read a parameter file (JSON); keys left out keep their defaults.
+    pub fn from_json(text: &str) -> Result<Params, String> {
+        let p: Params = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if p.width < 2 || p.pairs < 1 {
+            return Err(format!(
+                "width must be at least 2 and pairs at least 1 (width {}, pairs {})",
+                p.width, p.pairs
+            ));
+        }
+        Ok(p)
+    }
+
+    /// The value of the position for `side`, who moves next.
+    pub fn evaluate<M: Model>(&self, m: &M, side: Color) -> i32 {
+        let mine = m.type_counts(side);
+        let theirs = m.type_counts(side.opponent());
+        let weigh = |w: &[i32; 12], n: &[u16; 12]| -> i32 {
+            w.iter().zip(n).map(|(&w, &n)| w * i32::from(n)).sum()
+        };
+        weigh(&self.own, &mine) - weigh(&self.opponent, &theirs)
+    }
+
+    /// The ordering value of the empty point `p` for `side`'s stone: what it builds for `side`
+    /// and what it spoils for the opponent, over the four directions.
+    pub fn point_value<M: Model>(&self, m: &M, p: Point, side: Color) -> i32 {
+        Dir::ALL
+            .iter()
+            .map(|&d| {
+                self.attack[m.point_type(p, side, d) as usize]
+                    + self.defence[m.point_type(p, side.opponent(), d) as usize]
+            })
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Board, Cpbim, Game, Position};
+
+    fn model(stones: &str) -> Cpbim {
+        let game = Game::CONNECT6;
+        let pts: Vec<Point> = stones
+            .split_whitespace()
+            .map(|s| game.parse_point(s).unwrap())
+            .collect();
+        let pos = Position::from_stones(game, &pts).unwrap();
+        Cpbim::from_board(pos.board())
+    }
+
+    #[test]
+    fn defaults_round_trip_through_json() {
+        let p = Params::default();
+        let text = serde_json::to_string(&p).unwrap();
+        assert_eq!(Params::from_json(&text).unwrap(), p);
+        assert_eq!(Params::from_json("{\"width\": 8}").unwrap().width, 8);
+        assert!(Params::from_json("{\"widht\": 8}").is_err());
+        assert!(Params::from_json("{\"width\": 1}").is_err());
+    }
+
+    #[test]
+    fn the_empty_board_is_even_and_a_stone_is_worth_something() {
+        let p = Params::default();
+        let empty = Cpbim::from_board(&Board::new(Game::CONNECT6));
+        assert_eq!(p.evaluate(&empty, Color::Black), 0);
+        // Black J10, white K11 L11: white (to move? no, black) has more connections of worth.
+        let m = model("J10 K11 L11");
+        assert!(p.evaluate(&m, Color::White) > p.evaluate(&m, Color::Black));
+    }
+
+    #[test]
+    fn extending_a_row_is_worth_more_than_a_far_point() {
+        let p = Params::default();
+        let m = model("J10 K11 L11 J11 J12");
+        let near = p.point_value(&m, Game::CONNECT6.parse_point("J13").unwrap(), Color::Black);
+        let far = p.point_value(&m, Game::CONNECT6.parse_point("A1").unwrap(), Color::Black);
+        assert!(near > far, "{near} {far}");
+    }
+}

@@ -1,0 +1,408 @@
+//! The playing engine (`docs/engine.md`): chooses a whole move for the side to move.
+//!
+//! The threat search decides first: a row to complete is completed, a double-threat (or VCF)
+//! win is played, and of the candidate moves only those after which the opponent has no
+//! threat win within the engine's threat depth are searched when any is left. Among them an
+//! iterative-deepening alpha-beta over whole moves, with a transposition table, picks the best
+//! by the connection-type valuation of [`Params`].
+
+pub mod eval;
+pub mod moves;
+
+pub use eval::Params;
+
+use crate::geom::{Color, Point};
+use crate::model::{Model, Threat};
+use crate::search::proof::ProofNode;
+use crate::search::{Config, Outcome, Solver};
+use crate::Position;
+use eval::{DECIDED, WIN};
+use fxhash::FxHashMap;
+use moves::Moves;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// How long the engine may think. Without a time, the depth bounds the search (and the result
+/// is the same on every run).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    /// Wall time for the whole move; the engine answers within it.
+    pub time: Option<Duration>,
+    /// Deepest alpha-beta iteration, in whole moves (default 2 without a time).
+    pub depth: Option<u32>,
+}
+
+/// What the threat search says about the chosen move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The move wins by force: the row now (`0`) or a threat win of this many plies.
+    Win(u32),
+    /// Every candidate move leaves the opponent a threat win (or more live windows than one
+    /// move blocks): the position is lost against best play, as far as the engine sees.
+    Loss,
+    /// Neither.
+    Open,
+}
+
+/// The engine's answer.
+#[derive(Clone, Debug)]
+pub struct Choice {
+    /// The stones to play (one or two).
+    pub stones: Vec<Point>,
+    /// Value for the side to move (`±1,000,000` minus plies for a decided game).
+    pub eval: i32,
+    /// Principal variation: this move and the expected replies, whole moves.
+    pub pv: Vec<Vec<Point>>,
+    /// What the threat search says.
+    pub verdict: Verdict,
+    /// Deepest completed alpha-beta iteration (0 when the threat search decided).
+    pub depth: u32,
+    /// Alpha-beta nodes plus threat-search nodes.
+    pub nodes: u64,
+    /// Wall time of the choice.
+    pub time: Duration,
+    /// For a threat win: its proof tree, rooted at this move (`docs/search.md`).
+    pub proof: Option<ProofNode>,
+}
+
+#[derive(Clone, Copy)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone)]
+struct Entry {
+    depth: u32,
+    score: i32,
+    bound: Bound,
+    best: Vec<Point>,
+}
+
+/// The search was stopped by the clock.
+struct OutOfTime;
+
+/// An engine for one model type; the transposition table lives between moves.
+pub struct Engine<M: Model> {
+    params: Params,
+    tt: FxHashMap<u64, Entry>,
+    threat: Solver<M>,
+    nodes: u64,
+    deadline: Option<Instant>,
+    stop: AtomicBool,
+}
+
+/// Entries kept before the table is cleared.
+const TT_LIMIT: usize = 1 << 20;
+
+impl<M: Model> Engine<M> {
+    /// An engine weighing by `params`.
+    pub fn new(params: Params) -> Self {
+        let threat = Solver::new(Config {
+            depth: params.threat_depth,
+            tt_entries: 1 << 16,
+            ..Config::default()
+        });
+        Engine {
+            params,
+            tt: FxHashMap::default(),
+            threat,
+            nodes: 0,
+            deadline: None,
+            stop: AtomicBool::new(false),
+        }
+    }
+
+    /// Its parameters.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Choose the move for the side to move of `pos` (which must not be finished and must
+    /// have an empty point).
+    pub fn choose(&mut self, pos: &Position, limits: Limits) -> Choice {
+        let start = Instant::now();
+        self.nodes = 0;
+        // Keep a margin for the answer itself.
+        self.deadline = limits.time.map(|t| start + t.mul_f64(0.9));
+        let side = pos.to_move();
+        let n = pos.stones_to_place();
+        let mut m = M::from_board(pos.board());
+        let decided = |stones: Vec<Point>, eval, verdict, nodes| Choice {
+            pv: vec![stones.clone()],
+            stones,
+            eval,
+            verdict,
+            depth: 0,
+            nodes,
+            time: start.elapsed(),
+            proof: None,
+        };
+        if let Some(stones) = self.completion(&m, side, n) {
+            return decided(stones, WIN, Verdict::Win(0), 1);
+        }
+        self.threat_limits(self.params.win_depth, limits.time.map(|t| t / 4), true);
+        let s = self.threat.solve(pos, &self.stop);
+        self.nodes += s.nodes;
+        if s.outcome == Outcome::Win {
+            let first = s.line[0].clone();
+            let win = decided(
+                first,
+                WIN - s.depth as i32,
+                Verdict::Win(s.depth),
+                self.nodes,
+            );
+            return Choice {
+                proof: s.proof,
+                ..win
+            };
+        }
+        let mut root = match moves::generate(&m, side, n, &self.params) {
+            Moves::Some(mv) => mv,
+            Moves::Lost => {
+                let stones = self.any_stones(&m, side, n);
+                return decided(stones, -WIN + 1, Verdict::Loss, self.nodes);
+            }
+        };
+        let each = limits.time.map(|t| t / 4 / root.len().max(1) as u32);
+        self.threat_limits(self.params.threat_depth, each, false);
+        let safe: Vec<bool> = root.iter().map(|mv| self.holds(&mut m, side, mv)).collect();
+        let verdict = if safe.iter().any(|&s| s) {
+            let mut keep = safe.iter();
+            root.retain(|_| *keep.next().expect("one flag per move"));
+            Verdict::Open
+        } else {
+            Verdict::Loss
+        };
+        self.alpha_beta_root(&mut m, side, root, limits, verdict, start)
+    }
+
+    /// Stones that complete a winning row of `side` now, topped up to `n` stones.
+    fn completion(&self, m: &M, side: Color, n: usize) -> Option<Vec<Point>> {
+        let mut windows: Vec<Threat> = Vec::new();
+        m.live_windows(side, &mut windows);
+        let w = windows.iter().find(|w| w.points().count() <= n)?;
+        let mut stones: Vec<Point> = w.points().collect();
+        if stones.len() < n {
+            let more = self.any_stones(m, side, n);
+            stones.extend(more.into_iter().filter(|p| !w.contains(*p)));
+            stones.truncate(n);
+        }
+        Some(stones)
+    }
+
+    /// The best-valued legal stones, when nothing better can be said.
+    fn any_stones(&self, m: &M, side: Color, n: usize) -> Vec<Point> {
+        let game = m.game();
+        let mut ranked: Vec<(i32, Point)> = game
+            .points()
+            .filter(|&p| m.board().is_empty(p))
+            .filter(|&p| {
+                !(crate::renju::applies(game, side) && crate::renju::is_forbidden(m.board(), p))
+            })
+            .map(|p| (-self.params.point_value(m, p, side), p))
+            .collect();
+        ranked.sort();
+        ranked.into_iter().take(n).map(|r| r.1).collect()
+    }
+
+    /// The threat searches that follow go `depth` plies deep and get `time` each (and build
+    /// proofs of wins).
+    fn threat_limits(&mut self, depth: u32, time: Option<Duration>, proof: bool) {
+        self.threat = Solver::new(Config {
+            depth,
+            max_time: time,
+            tt_entries: 1 << 16,
+            proof,
+            ..Config::default()
+        });
+    }
+
+    /// After `mv`, has the opponent no threat win within the threat depth?
+    fn holds(&mut self, m: &mut M, side: Color, mv: &moves::Move) -> bool {
+        for &p in &mv.stones {
+            m.make(p, side);
+        }
+        let (outcome, _, nodes) = self
+            .threat
+            .wins_within(m.board(), side.opponent(), &self.stop);
+        for _ in &mv.stones {
+            m.unmake();
+        }
+        self.nodes += nodes;
+        outcome != Outcome::Win
+    }
+
+    fn alpha_beta_root(
+        &mut self,
+        m: &mut M,
+        side: Color,
+        mut root: Vec<moves::Move>,
+        limits: Limits,
+        verdict: Verdict,
+        start: Instant,
+    ) -> Choice {
+        let max_depth = limits
+            .depth
+            .unwrap_or(if limits.time.is_some() { 64 } else { 2 });
+        let mut best = (root[0].stones.clone(), 0, vec![root[0].stones.clone()]);
+        let mut depth_done = 0;
+        for depth in 1..=max_depth {
+            match self.root_iteration(m, side, &root, depth) {
+                Ok((i, score, pv)) => {
+                    best = (root[i].stones.clone(), score, pv);
+                    depth_done = depth;
+                    // Search the best move first next time.
+                    let mv = root.remove(i);
+                    root.insert(0, mv);
+                    if score.abs() >= DECIDED {
+                        break;
+                    }
+                }
+                Err(OutOfTime) => break,
+            }
+        }
+        let verdict = match (verdict, best.1) {
+            (Verdict::Open, s) if s >= DECIDED => Verdict::Win((WIN - s) as u32),
+            (v, _) => v,
+        };
+        if self.tt.len() > TT_LIMIT {
+            self.tt.clear();
+        }
+        Choice {
+            stones: best.0,
+            eval: best.1,
+            pv: best.2,
+            verdict,
+            depth: depth_done,
+            nodes: self.nodes,
+            time: start.elapsed(),
+            proof: None,
+        }
+    }
+
+    /// One iteration at the root: the index of the best move, its score and line.
+    fn root_iteration(
+        &mut self,
+        m: &mut M,
+        side: Color,
+        root: &[moves::Move],
+        depth: u32,
+    ) -> Result<(usize, i32, Vec<Vec<Point>>), OutOfTime> {
+        let mut alpha = -WIN - 1;
+        let mut best = (0, alpha, Vec::new());
+        for (i, mv) in root.iter().enumerate() {
+            for &p in &mv.stones {
+                m.make(p, side);
+            }
+            let r = self.negamax(m, side.opponent(), depth - 1, 1, -WIN - 1, -alpha);
+            for _ in &mv.stones {
+                m.unmake();
+            }
+            let (score, mut line) = r?;
+            let score = -score;
+            if score > alpha {
+                alpha = score;
+                line.insert(0, mv.stones.clone());
+                best = (i, score, line);
+            }
+        }
+        Ok(best)
+    }
+
+    /// Negamax with alpha-beta for `side` to move; the score and the principal variation.
+    fn negamax(
+        &mut self,
+        m: &mut M,
+        side: Color,
+        depth: u32,
+        ply: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Result<(i32, Vec<Vec<Point>>), OutOfTime> {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(256) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err(OutOfTime);
+        }
+        if m.thn(side) > 0 {
+            return Ok((WIN - ply as i32, Vec::new()));
+        }
+        if m.board().stones() == m.game().point_count() {
+            return Ok((0, Vec::new()));
+        }
+        let key = m.zobrist() ^ (side.index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut tt_move = None;
+        if let Some(e) = self.tt.get(&key) {
+            if e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                };
+                if cut {
+                    return Ok((e.score, vec![e.best.clone()]));
+                }
+            }
+            tt_move = Some(e.best.clone());
+        }
+        let p = m.game().p();
+        let lost = Ok((-WIN + ply as i32 + 1, Vec::new()));
+        if m.thn(side.opponent()) as usize > p {
+            return lost;
+        }
+        if depth == 0 {
+            return Ok((self.params.evaluate(m, side), Vec::new()));
+        }
+        let mut list = match moves::generate(m, side, p, &self.params) {
+            Moves::Lost => return lost,
+            Moves::Some(list) => list,
+        };
+        if let Some(tm) = tt_move {
+            if let Some(i) = list.iter().position(|mv| mv.stones == tm) {
+                let mv = list.remove(i);
+                list.insert(0, mv);
+            }
+        }
+        let alpha0 = alpha;
+        let mut best = (-WIN - 1, Vec::new());
+        for mv in &list {
+            for &q in &mv.stones {
+                m.make(q, side);
+            }
+            let r = self.negamax(m, side.opponent(), depth - 1, ply + 1, -beta, -alpha);
+            for _ in &mv.stones {
+                m.unmake();
+            }
+            let (score, mut line) = r?;
+            let score = -score;
+            if score > best.0 {
+                line.insert(0, mv.stones.clone());
+                best = (score, line);
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best.0 <= alpha0 {
+            Bound::Upper
+        } else if best.0 >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        if let Some(first) = best.1.first() {
+            self.tt.insert(
+                key,
+                Entry {
+                    depth,
+                    score: best.0,
+                    bound,
+                    best: first.clone(),
+                },
+            );
+        }
+        Ok(best)
+    }
+}

@@ -1,0 +1,133 @@
+//! Whole moves for the engine: the stones a side may play now, best first by the points'
+//! values. When the opponent has live windows, only moves that hit all of them are generated
+//! (any other move loses at once); otherwise the best empty points and pairs of them.
+
+use super::eval::Params;
+use crate::geom::{Color, Point, PointSet};
+use crate::model::{blocking_pairs, blocking_points, cover_number, Model, Threat};
+use crate::renju;
+
+/// A move: its stones (one or two) and its ordering value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Move {
+    /// The stones, ascending.
+    pub stones: Vec<Point>,
+    /// Sum of the stones' point values.
+    pub value: i32,
+}
+
+/// What the side to move may do.
+pub enum Moves {
+    /// The opponent has more live windows than one move can block: every move loses.
+    Lost,
+    /// Candidate moves, best first (never empty on a board with room).
+    Some(Vec<Move>),
+}
+
+/// Empty points near the stones (within two points), or the centre on an empty board, that
+/// `side` may play (Renju: black's forbidden points left out), ranked by value.
+fn ranked_points<M: Model>(m: &M, side: Color, params: &Params) -> Vec<(Point, i32)> {
+    let board = m.board();
+    let game = board.game();
+    let forbidden = renju::applies(game, side);
+    let mut near = PointSet::EMPTY;
+    for (s, _) in board.iter() {
+        for dc in -2..=2isize {
+            for dr in -2..=2isize {
+                let (c, r) = (s.col() as isize + dc, s.row() as isize + dr);
+                if let (Ok(c), Ok(r)) = (usize::try_from(c), usize::try_from(r)) {
+                    match Point::new(c, r) {
+                        Some(q) if game.contains(q) => near.insert(q),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    if board.stones() == 0 {
+        return vec![(game.center(), 0)];
+    }
+    let mut pts: Vec<(Point, i32)> = near
+        .iter()
+        .filter(|&p| board.is_empty(p))
+        .filter(|&p| !(forbidden && renju::is_forbidden(board, p)))
+        .map(|p| (p, params.point_value(m, p, side)))
+        .collect();
+    if pts.is_empty() {
+        pts = game
+            .points()
+            .filter(|&p| board.is_empty(p))
+            .filter(|&p| !(forbidden && renju::is_forbidden(board, p)))
+            .map(|p| (p, 0))
+            .collect();
+    }
+    pts.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    pts
+}
+
+/// The moves of `n` stones (1 or 2) for `side`.
+pub fn generate<M: Model>(m: &M, side: Color, n: usize, params: &Params) -> Moves {
+    let mut windows: Vec<Threat> = Vec::new();
+    m.live_windows(side.opponent(), &mut windows);
+    let ranked = ranked_points(m, side, params);
+    let value = |p: Point| ranked.iter().find(|r| r.0 == p).map_or(0, |r| r.1);
+    let allowed = |p: Point| !(renju::applies(m.game(), side) && renju::is_forbidden(m.board(), p));
+    let mut moves: Vec<Move> = Vec::new();
+    if !windows.is_empty() {
+        let need = cover_number(&windows) as usize;
+        if need > n {
+            return Moves::Lost;
+        }
+        if need == 1 {
+            for x in blocking_points(&windows)
+                .into_iter()
+                .filter(|&x| allowed(x))
+            {
+                if n == 1 {
+                    moves.push(single(x, value(x)));
+                } else {
+                    let partners = ranked.iter().filter(|r| r.0 != x).take(params.width);
+                    moves.extend(partners.map(|&(y, v)| pair(x, y, value(x) + v)));
+                }
+            }
+        } else {
+            for (x, y) in blocking_pairs(&windows) {
+                if allowed(x) && allowed(y) {
+                    moves.push(pair(x, y, value(x) + value(y)));
+                }
+            }
+        }
+        if moves.is_empty() {
+            return Moves::Lost;
+        }
+    } else {
+        let top = &ranked[..ranked.len().min(params.width)];
+        if n == 1 || top.len() < 2 {
+            moves.extend(top.iter().map(|&(p, v)| single(p, v)));
+        } else {
+            for (i, &(x, vx)) in top.iter().enumerate() {
+                moves.extend(top[i + 1..].iter().map(|&(y, vy)| pair(x, y, vx + vy)));
+            }
+        }
+    }
+    moves.sort_by(|a, b| b.value.cmp(&a.value).then(a.stones.cmp(&b.stones)));
+    moves.dedup_by(|a, b| a.stones == b.stones);
+    if n == 2 {
+        moves.truncate(params.pairs);
+    }
+    Moves::Some(moves)
+}
+
+fn single(p: Point, value: i32) -> Move {
+    Move {
+        stones: vec![p],
+        value,
+    }
+}
+
+fn pair(x: Point, y: Point, value: i32) -> Move {
+    Move {
+        stones: if x < y { vec![x, y] } else { vec![y, x] },
+        value,
+    }
+}

@@ -1,0 +1,167 @@
+//! The playing engine (`cpbim::engine`): its moves are legal, it completes rows, plays threat
+//! wins whose proofs check on the plain board, blocks every live window of the opponent when it
+//! can, and gives the same answer twice under a depth limit.
+
+mod common;
+
+use common::{check_proof, Plain, Rules};
+use cpbim::engine::{Choice, Engine, Limits, Params, Verdict};
+use cpbim::model::Cpbim5;
+use cpbim::{Color, Cpbim, Game, Model, Position};
+
+/// The positions of a committed test set (one per line, comments after `#`).
+fn testset(name: &str) -> Vec<Position> {
+    let text = std::fs::read_to_string(format!(
+        "{}/testsets/{name}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("the committed test sets");
+    text.lines()
+        .map(|l| l.split('#').next().unwrap().trim())
+        .filter(|l| !l.is_empty())
+        .map(|l| cpbim::parse_position(l, Game::CONNECT6).expect("a test-set position"))
+        .collect()
+}
+
+fn choose<M: Model>(pos: &Position, depth: u32) -> Choice {
+    Engine::<M>::new(Params::default()).choose(
+        pos,
+        Limits {
+            time: None,
+            depth: Some(depth),
+        },
+    )
+}
+
+fn colour(c: Color) -> u8 {
+    if c == Color::Black {
+        1
+    } else {
+        2
+    }
+}
+
+/// The choice is legal: the right number of distinct empty points (Renju: none forbidden to
+/// black, by the tests' own reference).
+fn assert_legal(pos: &Position, c: &Choice) {
+    let plain = Plain::from_position(Rules::of(pos.game()), pos);
+    assert_eq!(c.stones.len(), pos.stones_to_place(), "{c:?}");
+    let side = colour(pos.to_move());
+    for (i, p) in c.stones.iter().enumerate() {
+        assert!(pos.board().is_empty(*p), "{p} is taken");
+        assert!(!c.stones[..i].contains(p), "{p} twice");
+        let cell = p.row() * plain.rules.m + p.col();
+        assert!(!plain.forbids(side, cell), "{p} is forbidden");
+    }
+}
+
+#[test]
+fn threat_wins_are_played_with_proofs_that_check() {
+    for set in ["W12", "W16", "W20"] {
+        let depth = set[1..].parse::<u32>().unwrap();
+        for pos in testset(set).iter().take(12) {
+            let c = choose::<Cpbim>(pos, 1);
+            assert_legal(pos, &c);
+            // The sets were made under the canonical rule; the complete rule may win sooner.
+            let Verdict::Win(d) = c.verdict else {
+                panic!("{}: {c:?}", pos.to_stone_list())
+            };
+            assert!(d <= depth, "{}: {d}", pos.to_stone_list());
+            let proof = serde_json::to_value(c.proof.as_ref().expect("a proof")).unwrap();
+            let plain = Plain::from_position(Rules::of(pos.game()), pos);
+            assert_eq!(check_proof(&plain, colour(pos.to_move()), &proof), Ok(d));
+            let first: Vec<String> = proof["attack"]
+                .as_array()
+                .expect("the proof's first attack")
+                .iter()
+                .map(|v| v.as_str().unwrap().to_string())
+                .collect();
+            let mut stones: Vec<String> = c.stones.iter().map(|p| p.to_string()).collect();
+            stones.sort();
+            let mut first = first;
+            first.sort();
+            assert_eq!(stones, first);
+        }
+    }
+}
+
+/// After the engine's move the opponent has no live window left, whenever the opponent had
+/// some and the engine does not call the game lost; by the plain board's brute force.
+#[test]
+fn live_windows_are_blocked_and_moves_are_legal() {
+    let mut blocked = 0;
+    for set in ["N4", "N8", "N12", "N16", "N20", "N24", "N28"] {
+        for pos in testset(set) {
+            let pos = &pos;
+            let c = choose::<Cpbim>(pos, 1);
+            assert_legal(pos, &c);
+            let mut plain = Plain::from_position(Rules::of(pos.game()), pos);
+            let (me, them) = (colour(pos.to_move()), 3 - colour(pos.to_move()));
+            let threatened = !plain.live(them).is_empty();
+            for p in &c.stones {
+                plain.cells[p.row() * plain.rules.m + p.col()] = me;
+            }
+            if plain.has_win(me) {
+                continue;
+            }
+            if threatened && c.verdict != Verdict::Loss {
+                assert!(
+                    plain.live(them).is_empty(),
+                    "{}: {c:?}",
+                    pos.to_stone_list()
+                );
+                blocked += 1;
+            }
+        }
+    }
+    assert!(
+        blocked >= 20,
+        "only {blocked} positions with a threat to block"
+    );
+}
+
+#[test]
+fn a_row_is_completed() {
+    // Black has J10 K10 L10 M10 N10 (five): black to move plays the sixth.
+    let stones = "J10 A1 C1 K10 L10 E1 G1 M10 N10 I1 O1";
+    let pos = cpbim::parse_position(stones, Game::CONNECT6).unwrap();
+    assert_eq!(pos.to_move(), Color::Black);
+    let c = choose::<Cpbim>(&pos, 1);
+    assert_eq!(c.verdict, Verdict::Win(0));
+    let mut board = pos.board().clone();
+    for p in &c.stones {
+        board.set(*p, Some(Color::Black));
+    }
+    assert!(board.find_win_of(Color::Black).is_some(), "{c:?}");
+}
+
+#[test]
+fn the_same_answer_twice_under_a_depth_limit() {
+    for pos in testset("N16").iter().take(5) {
+        let a = choose::<Cpbim>(pos, 2);
+        let b = choose::<Cpbim>(pos, 2);
+        assert_eq!((a.stones, a.eval, a.pv), (b.stones, b.eval, b.pv));
+    }
+}
+
+/// Gomoku and Renju through the same code: legal single stones, Renju's black never on a
+/// forbidden point, on positions of random play.
+#[test]
+fn gomoku_and_renju_moves_are_legal() {
+    for game in [Game::GOMOKU, Game::RENJU] {
+        let mut pos = Position::empty(game);
+        for _ in 0..40 {
+            let c = choose::<Cpbim5>(&pos, 1);
+            assert_legal(&pos, &c);
+            let mut after = pos.board().clone();
+            for p in &c.stones {
+                after.set(*p, Some(pos.to_move()));
+            }
+            if after.find_win_of(pos.to_move()).is_some() {
+                break;
+            }
+            pos = pos.play(&c.stones).expect("a legal move");
+        }
+        assert!(pos.board().stones() >= 9, "{game}: {}", pos.to_stone_list());
+    }
+}
