@@ -25,6 +25,7 @@ pub mod kb;
 pub mod model;
 pub mod notation;
 pub mod opening;
+pub mod protocol;
 pub mod record;
 pub mod renju;
 pub mod report;

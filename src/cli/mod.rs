@@ -3,6 +3,7 @@
 
 mod analyze;
 mod bench;
+mod engine;
 mod input;
 mod kb;
 mod limits;
@@ -60,6 +61,8 @@ enum Command {
     Position(position::PositionArgs),
     /// The move the engine plays: stones, evaluation, principal variation, forced win or loss.
     Move(r#move::MoveArgs),
+    /// Run as an engine process speaking a protocol on standard input and output.
+    Engine(engine::EngineArgs),
 }
 
 /// Where the games come from and how to read them: a position argument, a game of a CSV file,
@@ -311,5 +314,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Kb { command } => kb::run(command),
         Command::Position(args) => position::run(&args),
         Command::Move(args) => r#move::run(&args),
+        Command::Engine(args) => engine::run(&args),
     }
 }

@@ -2,7 +2,7 @@
 
 use super::input::{self, Inputs};
 use super::{limits, with_game_model, InputArgs, ModelName};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use cpbim::engine::{Choice, Engine, Limits, Params, Verdict};
 use cpbim::Point;
@@ -35,13 +35,7 @@ pub fn run(args: &MoveArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&Params::default())?);
         return Ok(());
     }
-    let params = match &args.params {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("--params {path}"))?;
-            Params::from_json(&text).map_err(|e| anyhow::anyhow!("--params {path}: {e}"))?
-        }
-        None => Params::default(),
-    };
+    let params = super::engine::params(args.params.as_deref())?;
     let limits = Limits {
         time: args
             .time

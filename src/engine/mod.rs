@@ -8,8 +8,10 @@
 
 pub mod eval;
 pub mod moves;
+pub mod player;
 
 pub use eval::Params;
+pub use player::{engine_for, Player};
 
 use crate::geom::{Color, Point};
 use crate::model::{Model, Threat};

@@ -1,0 +1,66 @@
+//! `cpbim engine`: the engine as a process speaking a protocol on standard input and output
+//! (docs/protocols.md). Replies go to standard output, flushed line by line; nothing else does.
+
+use super::limits;
+use anyhow::{Context, Result};
+use clap::{Args, ValueEnum};
+use cpbim::engine::{Limits, Params};
+use cpbim::protocol::{cloudict::Cloudict, gomocup::Gomocup, serve, Protocol};
+use cpbim::Game;
+
+#[derive(Args)]
+pub struct EngineArgs {
+    /// The protocol.
+    #[arg(long, value_enum)]
+    protocol: ProtocolName,
+    /// The game (gomocup: the rule and size come from the manager; this is the start).
+    #[arg(long, default_value = "connect6", value_parser = super::parse_game)]
+    game: Game,
+    /// Seconds per move when the protocol does not say.
+    #[arg(long, value_name = "S", default_value_t = 1.0)]
+    time: f64,
+    /// The engine's weights and widths, a JSON file (docs/engine.md).
+    #[arg(long, value_name = "FILE")]
+    params: Option<String>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ProtocolName {
+    /// Cloudict / ConnectMore text protocol (Connect6).
+    Cloudict,
+    /// Gomocup / Piskvork brain protocol (gomoku, gomoku-standard, renju).
+    Gomocup,
+}
+
+/// The parameters of `--params FILE`, or the built-in ones.
+pub fn params(path: Option<&str>) -> Result<Params> {
+    match path {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("--params {path}"))?;
+            Params::from_json(&text).map_err(|e| anyhow::anyhow!("--params {path}: {e}"))
+        }
+        None => Ok(Params::default()),
+    }
+}
+
+pub fn run(args: &EngineArgs) -> Result<()> {
+    let params = params(args.params.as_deref())?;
+    let limits = Limits {
+        time: Some(limits::seconds("--time", args.time)?),
+        depth: None,
+    };
+    let mut proto: Box<dyn Protocol> = match args.protocol {
+        ProtocolName::Cloudict => Box::new(Cloudict::new(args.game, params, limits)),
+        ProtocolName::Gomocup => {
+            let game = if args.game.is_connect6() {
+                Game::GOMOKU
+            } else {
+                args.game
+            };
+            Box::new(Gomocup::new(game, params, limits))
+        }
+    };
+    let stdin = std::io::stdin();
+    serve(proto.as_mut(), stdin.lock(), std::io::stdout())?;
+    Ok(())
+}

@@ -1,0 +1,242 @@
+//! Engine protocols (`docs/protocols.md`): the engine as a process that GUIs, referees and
+//! match managers drive over standard input and output.
+//!
+//! A protocol is a state machine fed one line at a time ([`Protocol::handle`]); it answers
+//! with the lines to write. [`serve`] runs one over a reader and a writer, flushing every
+//! reply. Nothing a peer sends can end the process but the protocol's quit command or the end
+//! of input: bad or out-of-turn commands get the protocol's error reply.
+
+pub mod cloudict;
+pub mod gomocup;
+
+use crate::engine::{engine_for, Limits, Params, Player};
+use crate::{Board, Color, Game, Point, Record};
+use std::io::{self, BufRead, Write};
+
+/// What one input line produced.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Handled {
+    /// Lines to write, in order.
+    pub replies: Vec<String>,
+    /// End the session after writing them.
+    pub quit: bool,
+    /// Diagnostics for standard error (never on the protocol's channel).
+    pub notes: Vec<String>,
+}
+
+impl Handled {
+    /// No reply.
+    pub fn none() -> Handled {
+        Handled::default()
+    }
+
+    /// One reply line.
+    pub fn line(s: impl Into<String>) -> Handled {
+        Handled {
+            replies: vec![s.into()],
+            ..Handled::default()
+        }
+    }
+
+    /// No reply; a diagnostic for standard error.
+    pub fn note(s: impl Into<String>) -> Handled {
+        Handled {
+            notes: vec![s.into()],
+            ..Handled::default()
+        }
+    }
+
+    /// End the session, after `replies`.
+    pub fn quit(replies: Vec<String>) -> Handled {
+        Handled {
+            replies,
+            quit: true,
+            ..Handled::default()
+        }
+    }
+}
+
+/// A protocol session.
+pub trait Protocol {
+    /// Handle one input line (without its line break).
+    fn handle(&mut self, line: &str) -> Handled;
+}
+
+/// Run `proto` until it quits or the input ends. Lines that are not UTF-8 are read with
+/// replacement characters (and usually earn an error reply).
+pub fn serve(
+    proto: &mut dyn Protocol,
+    mut input: impl BufRead,
+    mut output: impl Write,
+) -> io::Result<()> {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input.read_until(b'\n', &mut buf)? == 0 {
+            return Ok(());
+        }
+        let line = String::from_utf8_lossy(&buf);
+        let handled = proto.handle(line.trim_end_matches(['\n', '\r']));
+        for n in &handled.notes {
+            eprintln!("cpbim: {n}");
+        }
+        for r in &handled.replies {
+            writeln!(output, "{r}")?;
+        }
+        output.flush()?;
+        if handled.quit {
+            return Ok(());
+        }
+    }
+}
+
+/// The game a session plays: the board, whose turn it is, the moves so far (for take-backs)
+/// and the engine.
+pub struct Table {
+    board: Board,
+    to_move: Color,
+    moves: Vec<(Color, Vec<Point>)>,
+    params: Params,
+    player: Box<dyn Player>,
+    /// The time and depth the engine gets per move.
+    pub limits: Limits,
+}
+
+impl Table {
+    /// An empty board of `game`, black to move.
+    pub fn new(game: Game, params: Params, limits: Limits) -> Table {
+        Table {
+            board: Board::new(game),
+            to_move: Color::Black,
+            moves: Vec::new(),
+            player: engine_for(&game, params.clone()),
+            params,
+            limits,
+        }
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        self.board.game()
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Whose turn it is.
+    pub fn to_move(&self) -> Color {
+        self.to_move
+    }
+
+    /// Stones played so far.
+    pub fn stones(&self) -> usize {
+        self.board.stones()
+    }
+
+    /// A new game: `game` (the engine is rebuilt when the game changes), empty board.
+    pub fn reset(&mut self, game: Game) {
+        if game != *self.game() {
+            self.player = engine_for(&game, self.params.clone());
+        }
+        self.board = Board::new(game);
+        self.to_move = Color::Black;
+        self.moves.clear();
+    }
+
+    /// Stones the side to move places now.
+    pub fn stones_to_place(&self) -> usize {
+        if self.board.stones() == 0 && self.to_move == Color::Black {
+            self.game().q()
+        } else {
+            self.game().p()
+        }
+    }
+
+    /// Has somebody won?
+    pub fn winner(&self) -> Option<Color> {
+        Color::ALL
+            .into_iter()
+            .find(|&c| self.board.find_win_of(c).is_some())
+    }
+
+    /// Can `side` put a stone on `p` now (on the board, empty, game not over)?
+    pub fn check_stone(&self, p: Point) -> Result<(), String> {
+        if !self.game().contains(p) {
+            return Err(format!("{p} is off the board"));
+        }
+        if !self.board.is_empty(p) {
+            return Err(format!("{p} is occupied"));
+        }
+        if let Some(w) = self.winner() {
+            return Err(format!("the game is over: {w} has won"));
+        }
+        Ok(())
+    }
+
+    /// `side` plays `stones` (a whole move, or fewer stones when the game ends on the first);
+    /// the turn passes to the other side.
+    pub fn play(&mut self, side: Color, stones: &[Point]) -> Result<(), String> {
+        for (i, &p) in stones.iter().enumerate() {
+            self.check_stone(p)?;
+            if stones[..i].contains(&p) {
+                return Err(format!("{p} twice"));
+            }
+        }
+        for &p in stones {
+            self.board.set(p, Some(side));
+        }
+        self.moves.push((side, stones.to_vec()));
+        self.to_move = side.opponent();
+        Ok(())
+    }
+
+    /// Put one stone of `side` without changing the turn (board set-up).
+    pub fn place(&mut self, side: Color, p: Point) -> Result<(), String> {
+        self.check_stone(p)?;
+        self.board.set(p, Some(side));
+        self.moves.push((side, vec![p]));
+        Ok(())
+    }
+
+    /// Set whose turn it is (board set-up).
+    pub fn set_to_move(&mut self, side: Color) {
+        self.to_move = side;
+    }
+
+    /// Take back the last move, which must hold `p` when given.
+    pub fn take_back(&mut self, p: Option<Point>) -> Result<(), String> {
+        let Some((side, stones)) = self.moves.last() else {
+            return Err("nothing to take back".to_string());
+        };
+        if let Some(p) = p {
+            if !stones.contains(&p) {
+                return Err(format!("{p} is not the last move"));
+            }
+        }
+        for &s in stones {
+            self.board.set(s, None);
+        }
+        self.to_move = *side;
+        self.moves.pop();
+        Ok(())
+    }
+
+    /// The engine's move for the side to move; it is played on the table.
+    pub fn think(&mut self) -> Result<Vec<Point>, String> {
+        if let Some(w) = self.winner() {
+            return Err(format!("the game is over: {w} has won"));
+        }
+        if self.board.stones() == self.game().point_count() {
+            return Err("the board is full".to_string());
+        }
+        let record = Record::from_board(self.board.clone(), Some(self.to_move))
+            .map_err(|e| e.to_string())?;
+        let pos = record.position().map_err(|e| e.to_string())?;
+        let choice = self.player.choose(&pos, self.limits);
+        let side = self.to_move;
+        self.play(side, &choice.stones)?;
+        Ok(choice.stones)
+    }
+}
