@@ -16,9 +16,12 @@ pub struct EngineArgs {
     /// The game (gomocup: the rule and size come from the manager; this is the start).
     #[arg(long, default_value = "connect6", value_parser = super::parse_game)]
     game: Game,
-    /// Seconds per move when the protocol does not say.
-    #[arg(long, value_name = "S", default_value_t = 1.0)]
-    time: f64,
+    /// Seconds per move when the protocol does not say (default 1).
+    #[arg(long, value_name = "S")]
+    time: Option<f64>,
+    /// Alpha-beta depth in whole moves instead of a time (the same moves on every run).
+    #[arg(long, value_name = "D", conflicts_with = "time")]
+    depth: Option<u32>,
     /// The engine's weights and widths, a JSON file (docs/engine.md).
     #[arg(long, value_name = "FILE")]
     params: Option<String>,
@@ -45,9 +48,15 @@ pub fn params(path: Option<&str>) -> Result<Params> {
 
 pub fn run(args: &EngineArgs) -> Result<()> {
     let params = params(args.params.as_deref())?;
-    let limits = Limits {
-        time: Some(limits::seconds("--time", args.time)?),
-        depth: None,
+    let limits = match args.depth {
+        Some(d) => Limits {
+            time: None,
+            depth: Some(d),
+        },
+        None => Limits {
+            time: Some(limits::seconds("--time", args.time.unwrap_or(1.0))?),
+            depth: None,
+        },
     };
     let mut proto: Box<dyn Protocol> = match args.protocol {
         ProtocolName::Cloudict => Box::new(Cloudict::new(args.game, params, limits)),

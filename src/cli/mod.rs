@@ -7,6 +7,7 @@ mod engine;
 mod input;
 mod kb;
 mod limits;
+mod r#match;
 mod r#move;
 mod name;
 mod position;
@@ -63,6 +64,8 @@ enum Command {
     Move(r#move::MoveArgs),
     /// Run as an engine process speaking a protocol on standard input and output.
     Engine(engine::EngineArgs),
+    /// Play two engine processes against each other and report the result with Elo.
+    Match(r#match::MatchArgs),
 }
 
 /// Where the games come from and how to read them: a position argument, a game of a CSV file,
@@ -315,5 +318,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Position(args) => position::run(&args),
         Command::Move(args) => r#move::run(&args),
         Command::Engine(args) => engine::run(&args),
+        Command::Match(args) => r#match::run(&args),
     }
 }

@@ -1,0 +1,167 @@
+//! `cpbim match`: two engine processes play each other (docs/match.md).
+
+use super::{limits, stopped, STOP};
+use anyhow::{Context, Result};
+use clap::Args;
+use cpbim::matches::openings::{self, Opening};
+use cpbim::matches::run::{self, Plan};
+use cpbim::matches::stats::Sprt;
+use cpbim::matches::Rules;
+use cpbim::notation::{self, Format};
+use cpbim::{Game, Record};
+use std::path::{Path, PathBuf};
+
+#[derive(Args)]
+pub struct MatchArgs {
+    /// An engine's command line (run with `sh -c`), speaking the Cloudict protocol; give it
+    /// twice. With one, the second is this program's own engine (`cpbim engine --protocol
+    /// cloudict`).
+    #[arg(long = "engine", value_name = "CMD", required = true)]
+    engines: Vec<String>,
+    /// Games to play: each opening twice, colours swapped.
+    #[arg(long, default_value_t = 48)]
+    games: usize,
+    /// `named` (the 24 named openings), `data` (the first moves of the bundled real games) or a
+    /// file with one stone list per line.
+    #[arg(long, default_value = "named")]
+    openings: String,
+    /// Stones of each opening taken from real games (`--openings data`).
+    #[arg(long, default_value_t = 3)]
+    opening_stones: usize,
+    /// Seconds a move may take; a move later than this (plus a quarter, at least 0.5 s, for
+    /// process overhead) loses on time. Without it, only a 10-minute cap.
+    #[arg(long, value_name = "S")]
+    tc: Option<f64>,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Stop when a sequential probability ratio test decides: elo0,elo1,alpha,beta.
+    #[arg(long, value_name = "E0,E1,A,B")]
+    sprt: Option<String>,
+    /// Write every game as SGF into this directory.
+    #[arg(long, value_name = "DIR")]
+    records: Option<PathBuf>,
+    /// Print the summary as one JSON object (docs/json.md).
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &MatchArgs) -> Result<()> {
+    // An engine that exits must not take the referee with it: writing to it then fails with
+    // an error (a crash of that engine) instead of killing this process.
+    // SAFETY: setting a signal disposition before this command starts any thread.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+    let game = Game::CONNECT6;
+    let mut engines = args.engines.clone();
+    if engines.len() == 1 {
+        let me = std::env::current_exe().context("finding this program")?;
+        engines.push(format!("'{}' engine --protocol cloudict", me.display()));
+    }
+    let [a, b]: [String; 2] = engines
+        .try_into()
+        .map_err(|e: Vec<String>| anyhow::anyhow!("give one or two --engine, not {}", e.len()))?;
+    let openings = read_openings(&args.openings, args.opening_stones, &game)?;
+    let plan = Plan {
+        rules: Rules {
+            game,
+            move_time: args.tc.map(|s| limits::seconds("--tc", s)).transpose()?,
+        },
+        engines: [a, b],
+        openings,
+        games: args.games,
+        concurrency: limits::threads(Some(args.concurrency)),
+        sprt: args
+            .sprt
+            .as_deref()
+            .map(Sprt::parse)
+            .transpose()
+            .map_err(anyhow::Error::msg)?,
+    };
+    if let Some(dir) = &args.records {
+        std::fs::create_dir_all(dir).with_context(|| format!("--records {}", dir.display()))?;
+    }
+    eprintln!(
+        "match: {} games, {} openings, concurrency {}",
+        plan.games,
+        plan.openings.len(),
+        plan.concurrency
+    );
+    let report =
+        |slot: &run::Slot, g: &cpbim::matches::Played, t: &cpbim::matches::stats::Tally| {
+            eprintln!("{}", run::game_line(&plan, slot, g, t));
+            if let Some(dir) = &args.records {
+                if let Err(e) = write_record(dir, slot.index, &game, &g.stones) {
+                    eprintln!("game {}: record not written: {e:#}", slot.index + 1);
+                }
+            }
+        };
+    let games = run::play(&plan, &STOP, &report);
+    if stopped() {
+        eprintln!("stopped after {} games", games.len());
+    }
+    let summary = run::summary_json(&plan, &games);
+    if args.json {
+        println!("{summary}");
+    } else {
+        println!("{}", summary_text(&summary));
+    }
+    Ok(())
+}
+
+fn read_openings(spec: &str, stones: usize, game: &Game) -> Result<Vec<Opening>> {
+    let list = match spec {
+        "named" => openings::named(),
+        "data" => openings::from_games(&cpbim::games::bundled_games_path(), game, stones)
+            .map_err(anyhow::Error::msg)?,
+        path => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("--openings {path}: no such file"))?;
+            openings::from_text(&text, game)
+                .map_err(|e| anyhow::anyhow!("--openings {path}: {e}"))?
+        }
+    };
+    Ok(list)
+}
+
+fn write_record(dir: &Path, index: usize, game: &Game, stones: &[cpbim::Point]) -> Result<()> {
+    let record = Record::from_stones(*game, stones)?;
+    let text = notation::write(&record, Format::Sgf)?;
+    std::fs::write(dir.join(format!("game-{:04}.sgf", index + 1)), text + "\n")?;
+    Ok(())
+}
+
+/// `W-D-L`, score, Elo ± interval, LOS, adjudications, time per move, SPRT.
+fn summary_text(s: &serde_json::Value) -> String {
+    let num = |v: &serde_json::Value, inf: &str| {
+        v.as_f64().map_or(inf.to_string(), |x| format!("{x:.1}"))
+    };
+    let elo_inf = if s["score"].as_f64().unwrap_or(0.5) >= 0.5 {
+        "+inf"
+    } else {
+        "-inf"
+    };
+    let mut out = format!(
+        "engine 1 against engine 2: +{} ={} -{} of {} games, score {:.3}\nElo {} (95 %: {} to {}), LOS {:.3}\nadjudications: illegal {}, time {}, crash {}\nmean time per move: engine 1 {:.1} ms, engine 2 {:.1} ms",
+        s["wins"], s["draws"], s["losses"], s["games"],
+        s["score"].as_f64().unwrap_or(0.0),
+        num(&s["elo"], elo_inf), num(&s["elo_95"][0], "-inf"), num(&s["elo_95"][1], "+inf"),
+        s["los"].as_f64().unwrap_or(0.5),
+        s["adjudications"]["illegal"], s["adjudications"]["time"], s["adjudications"]["crash"],
+        s["mean_move_ms"][0].as_f64().unwrap_or(0.0), s["mean_move_ms"][1].as_f64().unwrap_or(0.0),
+    );
+    if !s["sprt"].is_null() {
+        out += &format!(
+            "\nSPRT: LLR {:.2} (bounds {:.2}, {:.2}){}",
+            s["sprt"]["llr"].as_f64().unwrap_or(0.0),
+            s["sprt"]["lower"].as_f64().unwrap_or(0.0),
+            s["sprt"]["upper"].as_f64().unwrap_or(0.0),
+            s["sprt"]["accepted"]
+                .as_str()
+                .map_or(String::new(), |h| format!(", {h} accepted"))
+        );
+    }
+    out
+}

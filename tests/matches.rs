@@ -1,0 +1,131 @@
+//! `cpbim match` as a referee, through the binary: complete games between two engines with
+//! records that replay to a win, and adjudications for illegal moves, crashes and time.
+
+mod common;
+
+use common::binary::cpbim;
+use cpbim::{Game, Reading};
+
+const BIN: &str = env!("CARGO_BIN_EXE_cpbim");
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cpbim-match-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run_match(extra: &[&str]) -> (serde_json::Value, String) {
+    let mut args = vec!["match", "--json"];
+    args.extend_from_slice(extra);
+    let o = cpbim(&args, b"", &[]);
+    assert!(o.code == 0, "{}{}", o.stdout, o.stderr);
+    (
+        serde_json::from_str(o.stdout.trim()).expect("one JSON object"),
+        o.stderr,
+    )
+}
+
+#[test]
+fn two_engines_play_complete_games_with_records() {
+    let dir = scratch("records");
+    let engine = format!("{BIN} engine --protocol cloudict --depth 1");
+    let (s, err) = run_match(&[
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--records",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(s["games"], 4, "{s}");
+    let (w, d, l) = (
+        s["wins"].as_u64().unwrap(),
+        s["draws"].as_u64().unwrap(),
+        s["losses"].as_u64().unwrap(),
+    );
+    assert_eq!(w + d + l, 4);
+    assert_eq!(s["adjudications"]["illegal"], 0, "{err}");
+    // The same deterministic engine on both sides: each opening's two games mirror colours,
+    // so every opening gives one win to each engine unless a game is drawn.
+    assert_eq!(w, l, "{s}");
+    for i in 1..=4 {
+        let text = std::fs::read_to_string(dir.join(format!("game-{i:04}.sgf"))).unwrap();
+        let record = cpbim::parse_record(
+            &text,
+            Reading {
+                game: Game::CONNECT6,
+                to_move: None,
+            },
+        )
+        .expect("the record reads back");
+        assert!(
+            record.win().is_some() || d > 0,
+            "game {i} does not end in six"
+        );
+    }
+    assert!(err.contains("game 4 "), "{err}");
+}
+
+#[test]
+fn illegal_moves_crashes_and_time_lose_with_their_reason() {
+    let good = format!("{BIN} engine --protocol cloudict --depth 1");
+    // Answers every request with J10 (occupied from the first move on).
+    let illegal = r#"while read l; do case "$l" in quit) exit;; new\ black|next|move*) echo "move JJKK";; esac; done"#;
+    let (s, _) = run_match(&["--engine", illegal, "--engine", &good, "--games", "2"]);
+    assert_eq!(
+        (s["losses"].as_u64(), s["adjudications"]["illegal"].as_u64()),
+        (Some(2), Some(2)),
+        "{s}"
+    );
+    let crash = "exit 3";
+    let (s, _) = run_match(&["--engine", crash, "--engine", &good, "--games", "2"]);
+    assert_eq!(
+        (s["losses"].as_u64(), s["adjudications"]["crash"].as_u64()),
+        (Some(2), Some(2)),
+        "{s}"
+    );
+    let slow = "while read l; do case \"$l\" in quit) exit;; next|move*) sleep 5;; esac; done";
+    let (s, _) = run_match(&[
+        "--engine", slow, "--engine", &good, "--games", "2", "--tc", "0.2",
+    ]);
+    assert_eq!(
+        (s["losses"].as_u64(), s["adjudications"]["time"].as_u64()),
+        (Some(2), Some(2)),
+        "{s}"
+    );
+}
+
+#[test]
+fn bad_arguments_are_refused() {
+    let o = cpbim(
+        &["match", "--engine", "a", "--engine", "b", "--engine", "c"],
+        b"",
+        &[],
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    let o = cpbim(
+        &["match", "--engine", "a", "--openings", "/no/such/file"],
+        b"",
+        &[],
+    );
+    assert!(
+        o.code == 1 && o.stderr.contains("no such file"),
+        "{}",
+        o.stderr
+    );
+    let o = cpbim(
+        &["match", "--engine", "a", "--sprt", "5,0,0.05,0.05"],
+        b"",
+        &[],
+    );
+    assert!(
+        o.code == 1 && o.stderr.contains("elo0 < elo1"),
+        "{}",
+        o.stderr
+    );
+}
