@@ -91,13 +91,16 @@ fn threat_wins_are_played_with_proofs_that_check() {
 fn live_windows_are_blocked_and_moves_are_legal() {
     let mut blocked = 0;
     for set in ["N4", "N8", "N12", "N16", "N20", "N24", "N28"] {
-        for pos in testset(set) {
-            let pos = &pos;
-            let c = choose::<Cpbim>(pos, 1);
-            assert_legal(pos, &c);
+        for (i, pos) in testset(set).iter().enumerate() {
             let mut plain = Plain::from_position(Rules::of(pos.game()), pos);
             let (me, them) = (colour(pos.to_move()), 3 - colour(pos.to_move()));
             let threatened = !plain.live(them).is_empty();
+            // Every threatened position, and every tenth of the others for legality.
+            if !threatened && i % 10 != 0 {
+                continue;
+            }
+            let c = choose::<Cpbim>(pos, 1);
+            assert_legal(pos, &c);
             for p in &c.stones {
                 plain.cells[p.row() * plain.rules.m + p.col()] = me;
             }

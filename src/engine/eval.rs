@@ -37,6 +37,14 @@ pub struct Params {
     pub win_depth: u32,
     /// Depth of the searches for the opponent's threat win after each candidate move.
     pub threat_depth: u32,
+    /// Depth of the threat search at the alpha-beta leaves (0: none): a side to move with a
+    /// threat win there is scored as winning.
+    pub leaf_depth: u32,
+    /// Node budget of each leaf threat search.
+    pub leaf_nodes: u64,
+    /// Root moves that must survive the opponent's threat search before the rest are left
+    /// unchecked (and unsearched).
+    pub safe_moves: usize,
 }
 
 impl Default for Params {
@@ -48,8 +56,11 @@ impl Default for Params {
             defence: [0, 3, 2, 6, 14, 12, 26, 50, 70, 150, 350, 9_000],
             width: 12,
             pairs: 24,
-            win_depth: 28,
-            threat_depth: 12,
+            win_depth: 36,
+            threat_depth: 24,
+            leaf_depth: 8,
+            leaf_nodes: 2_000,
+            safe_moves: 8,
         }
     }
 }
@@ -58,10 +69,10 @@ impl Params {
     /// Read a parameter file (JSON); keys left out keep their defaults.
     pub fn from_json(text: &str) -> Result<Params, String> {
         let p: Params = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        if p.width < 2 || p.pairs < 1 {
+        if p.width < 2 || p.pairs < 1 || p.safe_moves < 1 {
             return Err(format!(
-                "width must be at least 2 and pairs at least 1 (width {}, pairs {})",
-                p.width, p.pairs
+                "width must be at least 2, pairs and safe_moves at least 1 (width {}, pairs {}, safe_moves {})",
+                p.width, p.pairs, p.safe_moves
             ));
         }
         Ok(p)

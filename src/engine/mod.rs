@@ -90,6 +90,8 @@ pub struct Engine<M: Model> {
     params: Params,
     tt: FxHashMap<u64, Entry>,
     threat: Solver<M>,
+    /// The small threat search of the alpha-beta leaves.
+    leaf: Solver<M>,
     nodes: u64,
     deadline: Option<Instant>,
     stop: AtomicBool,
@@ -106,10 +108,17 @@ impl<M: Model> Engine<M> {
             tt_entries: 1 << 16,
             ..Config::default()
         });
+        let leaf = Solver::new(Config {
+            depth: params.leaf_depth,
+            max_nodes: Some(params.leaf_nodes),
+            tt_entries: 1 << 14,
+            ..Config::default()
+        });
         Engine {
             params,
             tt: FxHashMap::default(),
             threat,
+            leaf,
             nodes: 0,
             deadline: None,
             stop: AtomicBool::new(false),
@@ -167,17 +176,74 @@ impl<M: Model> Engine<M> {
                 return decided(stones, -WIN + 1, Verdict::Loss, self.nodes);
             }
         };
-        let each = limits.time.map(|t| t / 4 / root.len().max(1) as u32);
-        self.threat_limits(self.params.threat_depth, each, false);
-        let safe: Vec<bool> = root.iter().map(|mv| self.holds(&mut m, side, mv)).collect();
-        let verdict = if safe.iter().any(|&s| s) {
-            let mut keep = safe.iter();
-            root.retain(|_| *keep.next().expect("one flag per move"));
-            Verdict::Open
-        } else {
-            Verdict::Loss
-        };
+        let part = |k: u32| limits.time.map(|t| t / k);
+        self.defence_first(&mut m, side, n, &mut root, part(10));
+        let verdict = self.keep_safe(&mut m, side, &mut root, part(3));
         self.alpha_beta_root(&mut m, side, root, limits, verdict, start)
+    }
+
+    /// When the opponent would have a threat win if `side` passed, put moves through the
+    /// stones of its first attack at the front of `root` (the defences most likely to hold).
+    fn defence_first(
+        &mut self,
+        m: &mut M,
+        side: Color,
+        n: usize,
+        root: &mut Vec<moves::Move>,
+        time: Option<Duration>,
+    ) {
+        self.threat_limits(self.params.threat_depth, time, false);
+        let s = self
+            .threat
+            .solve_for(m.board(), side.opponent(), &self.stop);
+        self.nodes += s.nodes;
+        if s.outcome != Outcome::Win || s.line.is_empty() {
+            return;
+        }
+        let key: Vec<Point> = s
+            .line
+            .iter()
+            .step_by(2)
+            .take(2)
+            .flatten()
+            .copied()
+            .collect();
+        let mut front = moves::through(m, side, n, &key, &self.params);
+        root.retain(|mv| !front.iter().any(|f| f.stones == mv.stones));
+        front.append(root);
+        *root = front;
+    }
+
+    /// Drop the moves after which the opponent has a threat win, checking them in order
+    /// within `time` and stopping once `safe_moves` have held; `Loss` when none holds.
+    fn keep_safe(
+        &mut self,
+        m: &mut M,
+        side: Color,
+        root: &mut Vec<moves::Move>,
+        time: Option<Duration>,
+    ) -> Verdict {
+        let until = time.map(|t| Instant::now() + t);
+        let mut kept = Vec::new();
+        for (i, mv) in root.iter().enumerate() {
+            if kept.len() >= self.params.safe_moves {
+                break;
+            }
+            let left = until.map(|u| u.saturating_duration_since(Instant::now()));
+            if left.is_some_and(|l| l.is_zero()) {
+                break;
+            }
+            let each = left.map(|l| l / (root.len() - i).min(self.params.safe_moves) as u32);
+            self.threat_limits(self.params.threat_depth, each, false);
+            if self.holds(m, side, mv) {
+                kept.push(mv.clone());
+            }
+        }
+        if kept.is_empty() {
+            return Verdict::Loss;
+        }
+        *root = kept;
+        Verdict::Open
     }
 
     /// Stones that complete a winning row of `side` now, topped up to `n` stones.
@@ -313,6 +379,19 @@ impl<M: Model> Engine<M> {
         Ok(best)
     }
 
+    /// The value of a leaf for `side` to move: a win when its small threat search finds one,
+    /// else the valuation.
+    fn leaf_value(&mut self, m: &M, side: Color, ply: u32) -> i32 {
+        if self.params.leaf_depth > 0 {
+            let (outcome, depth, nodes) = self.leaf.wins_within(m.board(), side, &self.stop);
+            self.nodes += nodes;
+            if outcome == Outcome::Win {
+                return WIN - ply as i32 - depth as i32;
+            }
+        }
+        self.params.evaluate(m, side)
+    }
+
     /// Negamax with alpha-beta for `side` to move; the score and the principal variation.
     fn negamax(
         &mut self,
@@ -354,7 +433,7 @@ impl<M: Model> Engine<M> {
             return lost;
         }
         if depth == 0 {
-            return Ok((self.params.evaluate(m, side), Vec::new()));
+            return Ok((self.leaf_value(m, side, ply), Vec::new()));
         }
         let mut list = match moves::generate(m, side, p, &self.params) {
             Moves::Lost => return lost,

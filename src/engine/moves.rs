@@ -131,3 +131,37 @@ fn pair(x: Point, y: Point, value: i32) -> Move {
         value,
     }
 }
+
+/// Moves of `n` stones for `side` that put at least one stone on `key` (points the opponent
+/// needs): each key point with each of the best points, and pairs of key points; best first.
+pub fn through<M: Model>(
+    m: &M,
+    side: Color,
+    n: usize,
+    key: &[Point],
+    params: &Params,
+) -> Vec<Move> {
+    let ranked = ranked_points(m, side, params);
+    let value = |p: Point| ranked.iter().find(|r| r.0 == p).map_or(0, |r| r.1);
+    let allowed = |p: Point| {
+        m.board().is_empty(p)
+            && !(renju::applies(m.game(), side) && renju::is_forbidden(m.board(), p))
+    };
+    let key: Vec<Point> = key.iter().copied().filter(|&p| allowed(p)).collect();
+    let mut moves = Vec::new();
+    for (i, &x) in key.iter().enumerate() {
+        if n == 1 {
+            moves.push(single(x, value(x)));
+            continue;
+        }
+        for &y in &key[i + 1..] {
+            moves.push(pair(x, y, value(x) + value(y)));
+        }
+        let partners = ranked.iter().filter(|r| r.0 != x).take(params.width / 2);
+        moves.extend(partners.map(|&(y, v)| pair(x, y, value(x) + v)));
+    }
+    moves.sort_by(|a, b| b.value.cmp(&a.value).then(a.stones.cmp(&b.stones)));
+    moves.dedup_by(|a, b| a.stones == b.stones);
+    moves.truncate(params.pairs);
+    moves
+}
