@@ -1,5 +1,5 @@
 //! The fuzz harness: arbitrary bytes, arbitrary Unicode and mutated real records fed to every
-//! reader and to the batch line handler. Nothing may panic; the batch answers every line; and
+//! reader, to the batch line handler and to the engine protocols. Nothing may panic; the batch answers every line; and
 //! what a reader accepts, every writer writes in a form the readers read back.
 //!
 //! The same mutations go through the binary in `tests/cli_fuzz.rs`.
@@ -146,6 +146,86 @@ proptest! {
             if let Err(e) = answer {
                 prop_assert!(!e.contains("internal error"), "{}", e);
                 prop_assert!(e.len() < 400, "{}", e);
+            }
+        }
+    }
+}
+
+/// Protocol sessions with a quick engine (depth 1, shallow threat searches).
+fn sessions() -> Vec<Box<dyn cpbim::protocol::Protocol>> {
+    use cpbim::engine::{Limits, Params};
+    use cpbim::protocol::{cloudict::Cloudict, gomocup::Gomocup};
+    let params = Params {
+        win_depth: 4,
+        threat_depth: 4,
+        leaf_depth: 0,
+        ..Params::default()
+    };
+    let limits = Limits {
+        time: None,
+        depth: Some(1),
+    };
+    vec![
+        Box::new(Cloudict::new(Game::CONNECT6, params.clone(), limits)),
+        Box::new(Gomocup::new(Game::GOMOKU, params, limits)),
+    ]
+}
+
+/// Lines a protocol peer might send: real commands, their near misses, and noise.
+fn protocol_line() -> impl Strategy<Value = String> {
+    let commands = prop::sample::select(vec![
+        "name",
+        "new black",
+        "new white",
+        "move JJ",
+        "move KJKK",
+        "move ZZZZ",
+        "move jj",
+        "black JJ",
+        "white KK",
+        "next",
+        "depth 3",
+        "depth 0",
+        "time 0.01",
+        "print",
+        "vcf",
+        "START 15",
+        "START 20",
+        "START 4",
+        "RECTSTART 10,8",
+        "INFO rule 4",
+        "INFO rule 1",
+        "INFO timeout_turn 10",
+        "BEGIN",
+        "TURN 7,7",
+        "TURN 99,1",
+        "TURN 7",
+        "BOARD",
+        "7,7,1",
+        "8,8,2",
+        "8,8,3",
+        "DONE",
+        "TAKEBACK 7,7",
+        "RESTART",
+        "ABOUT",
+        "YXSHOWFORBID",
+    ]);
+    prop_oneof![
+        4 => commands.prop_map(str::to_string),
+        1 => any::<String>(),
+        1 => "[A-Z ,0-9]{0,12}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// No line sequence makes a protocol panic.
+    #[test]
+    fn protocols_survive_any_line_sequence(lines in prop::collection::vec(protocol_line(), 0..40)) {
+        for mut session in sessions() {
+            for line in &lines {
+                let _ = session.handle(line);
             }
         }
     }
