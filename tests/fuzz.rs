@@ -1,6 +1,7 @@
 //! The fuzz harness: arbitrary bytes, arbitrary Unicode and mutated real records fed to every
-//! reader, to the batch line handler and to the engine protocols. Nothing may panic; the batch answers every line; and
-//! what a reader accepts, every writer writes in a form the readers read back.
+//! reader, to the batch line handler and to the engine protocols. Nothing may panic; the batch
+//! answers every line; and what a reader accepts, every writer writes in a form the readers
+//! read back.
 //!
 //! The same mutations go through the binary in `tests/cli_fuzz.rs`.
 
