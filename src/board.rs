@@ -335,11 +335,8 @@ impl Position {
 
     /// Stones the side to move places now: black's first move q, every later move p.
     pub fn stones_to_place(&self) -> usize {
-        if self.board.stones() == 0 && self.to_move == Color::Black {
-            self.game().q()
-        } else {
-            self.game().p()
-        }
+        self.game()
+            .stones_to_place(self.board.stones(), self.to_move)
     }
 
     /// The stone list in play order, moves separated by two spaces for reading:

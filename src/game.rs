@@ -299,6 +299,16 @@ impl Game {
         count == 0 || (count >= self.q() && (count - self.q()).is_multiple_of(self.p()))
     }
 
+    /// Stones `to_move` places on a board holding `stones`: black's first move q, every later
+    /// move p.
+    pub fn stones_to_place(&self, stones: usize, to_move: Color) -> usize {
+        if stones == 0 && to_move == Color::Black {
+            self.q()
+        } else {
+            self.p()
+        }
+    }
+
     /// The stones of the move holding the stone with 0-based play index `i`, as a range of
     /// play indices.
     pub fn move_of_stone(&self, i: usize) -> std::ops::Range<usize> {

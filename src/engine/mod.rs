@@ -262,13 +262,10 @@ impl<M: Model> Engine<M> {
 
     /// The best-valued legal stones, when nothing better can be said.
     fn any_stones(&self, m: &M, side: Color, n: usize) -> Vec<Point> {
-        let game = m.game();
-        let mut ranked: Vec<(i32, Point)> = game
+        let mut ranked: Vec<(i32, Point)> = m
+            .game()
             .points()
-            .filter(|&p| m.board().is_empty(p))
-            .filter(|&p| {
-                !(crate::renju::applies(game, side) && crate::renju::is_forbidden(m.board(), p))
-            })
+            .filter(|&p| moves::playable(m, side, p))
             .map(|p| (-self.params.point_value(m, p, side), p))
             .collect();
         ranked.sort();

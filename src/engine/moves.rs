@@ -24,12 +24,16 @@ pub enum Moves {
     Some(Vec<Move>),
 }
 
+/// May `side` put a stone on `p`: empty and, in Renju, not forbidden to black?
+pub fn playable<M: Model>(m: &M, side: Color, p: Point) -> bool {
+    m.board().is_empty(p) && !(renju::applies(m.game(), side) && renju::is_forbidden(m.board(), p))
+}
+
 /// Empty points near the stones (within two points), or the centre on an empty board, that
 /// `side` may play (Renju: black's forbidden points left out), ranked by value.
 fn ranked_points<M: Model>(m: &M, side: Color, params: &Params) -> Vec<(Point, i32)> {
     let board = m.board();
     let game = board.game();
-    let forbidden = renju::applies(game, side);
     let mut near = PointSet::EMPTY;
     for (s, _) in board.iter() {
         for dc in -2..=2isize {
@@ -49,15 +53,13 @@ fn ranked_points<M: Model>(m: &M, side: Color, params: &Params) -> Vec<(Point, i
     }
     let mut pts: Vec<(Point, i32)> = near
         .iter()
-        .filter(|&p| board.is_empty(p))
-        .filter(|&p| !(forbidden && renju::is_forbidden(board, p)))
+        .filter(|&p| playable(m, side, p))
         .map(|p| (p, params.point_value(m, p, side)))
         .collect();
     if pts.is_empty() {
         pts = game
             .points()
-            .filter(|&p| board.is_empty(p))
-            .filter(|&p| !(forbidden && renju::is_forbidden(board, p)))
+            .filter(|&p| playable(m, side, p))
             .map(|p| (p, 0))
             .collect();
     }
@@ -71,7 +73,6 @@ pub fn generate<M: Model>(m: &M, side: Color, n: usize, params: &Params) -> Move
     m.live_windows(side.opponent(), &mut windows);
     let ranked = ranked_points(m, side, params);
     let value = |p: Point| ranked.iter().find(|r| r.0 == p).map_or(0, |r| r.1);
-    let allowed = |p: Point| !(renju::applies(m.game(), side) && renju::is_forbidden(m.board(), p));
     let mut moves: Vec<Move> = Vec::new();
     if !windows.is_empty() {
         let need = cover_number(&windows) as usize;
@@ -81,7 +82,7 @@ pub fn generate<M: Model>(m: &M, side: Color, n: usize, params: &Params) -> Move
         if need == 1 {
             for x in blocking_points(&windows)
                 .into_iter()
-                .filter(|&x| allowed(x))
+                .filter(|&x| playable(m, side, x))
             {
                 if n == 1 {
                     moves.push(single(x, value(x)));
@@ -92,7 +93,7 @@ pub fn generate<M: Model>(m: &M, side: Color, n: usize, params: &Params) -> Move
             }
         } else {
             for (x, y) in blocking_pairs(&windows) {
-                if allowed(x) && allowed(y) {
+                if playable(m, side, x) && playable(m, side, y) {
                     moves.push(pair(x, y, value(x) + value(y)));
                 }
             }
@@ -143,11 +144,11 @@ pub fn through<M: Model>(
 ) -> Vec<Move> {
     let ranked = ranked_points(m, side, params);
     let value = |p: Point| ranked.iter().find(|r| r.0 == p).map_or(0, |r| r.1);
-    let allowed = |p: Point| {
-        m.board().is_empty(p)
-            && !(renju::applies(m.game(), side) && renju::is_forbidden(m.board(), p))
-    };
-    let key: Vec<Point> = key.iter().copied().filter(|&p| allowed(p)).collect();
+    let key: Vec<Point> = key
+        .iter()
+        .copied()
+        .filter(|&p| playable(m, side, p))
+        .collect();
     let mut moves = Vec::new();
     for (i, &x) in key.iter().enumerate() {
         if n == 1 {

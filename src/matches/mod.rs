@@ -14,6 +14,7 @@ pub mod run;
 pub mod stats;
 
 use crate::geom::{Color, Point};
+use crate::protocol::cloudict::{letters, points};
 use crate::{Board, Game};
 use process::{EngineProcess, Failure};
 use std::time::{Duration, Instant};
@@ -95,30 +96,10 @@ impl Rules {
     }
 }
 
-/// The letters of the Cloudict protocol: column then row, `A` = left / bottom.
-pub fn letters(stones: &[Point]) -> String {
-    stones
-        .iter()
-        .map(|p| {
-            format!(
-                "{}{}",
-                (b'A' + p.col() as u8) as char,
-                (b'A' + p.row() as u8) as char
-            )
-        })
-        .collect()
-}
-
 /// A move reply: exactly `move` and two or four letters (`move JJ`, `move KJKK`).
 fn parse_reply(line: &str) -> Option<Vec<Point>> {
-    let rest = line.strip_prefix("move ")?;
-    let b = rest.as_bytes();
-    if !(b.len() == 2 || b.len() == 4) || !b.iter().all(|c| c.is_ascii_uppercase()) {
-        return None;
-    }
-    b.chunks(2)
-        .map(|c| Point::new((c[0] - b'A') as usize, (c[1] - b'A') as usize))
-        .collect()
+    let stones = points(line.strip_prefix("move ")?)?;
+    (stones.len() <= 2).then_some(stones)
 }
 
 /// The game in progress.
@@ -131,11 +112,9 @@ struct Referee {
 
 impl Referee {
     fn stones_to_place(&self) -> usize {
-        if self.board.stones() == 0 {
-            self.rules.game.q()
-        } else {
-            self.rules.game.p()
-        }
+        self.rules
+            .game
+            .stones_to_place(self.board.stones(), self.to_move)
     }
 
     /// Check and play `stones` for the side to move.

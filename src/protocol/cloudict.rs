@@ -9,6 +9,27 @@ use super::{Handled, Protocol, Table};
 use crate::engine::{Limits, Params};
 use crate::{Color, Game, Point};
 
+/// The protocol's letters of `stones`: column then row, `A` = left / bottom.
+pub fn letters(stones: &[Point]) -> String {
+    let letter = |i: usize| (b'A' + i as u8) as char;
+    stones
+        .iter()
+        .flat_map(|p| [letter(p.col()), letter(p.row())])
+        .collect()
+}
+
+/// The points of a text of letter pairs (`JJ`, `KJKK`): `None` unless it is one or more
+/// pairs of capital letters. Whether they are on a game's board is the caller's question.
+pub fn points(text: &str) -> Option<Vec<Point>> {
+    let b = text.as_bytes();
+    if b.is_empty() || !b.len().is_multiple_of(2) || !b.iter().all(u8::is_ascii_uppercase) {
+        return None;
+    }
+    b.chunks(2)
+        .map(|c| Point::new((c[0] - b'A') as usize, (c[1] - b'A') as usize))
+        .collect()
+}
+
 /// A Cloudict-protocol session.
 pub struct Cloudict {
     table: Table,
@@ -26,36 +47,22 @@ impl Cloudict {
         }
     }
 
+    /// The stones of `text`, on the board, at most one move's worth.
     fn stones(&self, text: &str) -> Result<Vec<Point>, String> {
-        let b = text.trim().as_bytes();
-        if b.is_empty() || !b.len().is_multiple_of(2) || b.len() > 2 * self.table.game().p() {
-            return Err(format!("bad stones {text:?}"));
-        }
         let g = self.table.game();
-        b.chunks(2)
-            .map(|c| {
-                let (col, row) = (c[0].wrapping_sub(b'A'), c[1].wrapping_sub(b'A'));
-                Point::new(col as usize, row as usize)
-                    .filter(|&p| (col as usize) < g.m() && (row as usize) < g.n() && g.contains(p))
-                    .ok_or_else(|| format!("bad stone {:?}", String::from_utf8_lossy(c)))
-            })
-            .collect()
-    }
-
-    fn letters(p: Point) -> String {
-        format!(
-            "{}{}",
-            (b'A' + p.col() as u8) as char,
-            (b'A' + p.row() as u8) as char
-        )
+        let stones = points(text.trim()).ok_or_else(|| format!("bad stones {text:?}"))?;
+        if stones.len() > g.p() {
+            return Err(format!("{text:?}: more than {} stones", g.p()));
+        }
+        match stones.iter().find(|p| !g.contains(**p)) {
+            Some(p) => Err(format!("bad stone {p}: off the board")),
+            None => Ok(stones),
+        }
     }
 
     fn think(&mut self) -> Handled {
         match self.table.think() {
-            Ok(stones) => Handled::line(format!(
-                "move {}",
-                stones.iter().map(|&p| Self::letters(p)).collect::<String>()
-            )),
+            Ok(stones) => Handled::line(format!("move {}", letters(&stones))),
             Err(e) => Handled::note(e),
         }
     }

@@ -145,15 +145,6 @@ impl Table {
         self.moves.clear();
     }
 
-    /// Stones the side to move places now.
-    pub fn stones_to_place(&self) -> usize {
-        if self.board.stones() == 0 && self.to_move == Color::Black {
-            self.game().q()
-        } else {
-            self.game().p()
-        }
-    }
-
     /// Has somebody won?
     pub fn winner(&self) -> Option<Color> {
         Color::ALL
