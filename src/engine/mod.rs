@@ -275,7 +275,7 @@ impl<M: Model> Engine<M> {
     /// The threat searches that follow go `depth` plies deep and get `time` each (and build
     /// proofs of wins).
     fn threat_limits(&mut self, depth: u32, time: Option<Duration>, proof: bool) {
-        self.threat = Solver::new(Config {
+        self.threat.set_config(Config {
             depth,
             max_time: time,
             tt_entries: 1 << 16,

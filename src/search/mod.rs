@@ -210,6 +210,15 @@ impl<M: Model> Solver<M> {
         &self.config
     }
 
+    /// Solve with `config` from now on; the table is reallocated only when its size changes
+    /// (answers never depend on the table).
+    pub fn set_config(&mut self, config: Config) {
+        if config.tt_entries != self.config.tt_entries {
+            self.tt = TranspositionTable::new(config.tt_entries);
+        }
+        self.config = config;
+    }
+
     /// Solve `pos` for its side to move. `stop` ends the search early when set (Ctrl-C).
     pub fn solve(&mut self, pos: &Position, stop: &AtomicBool) -> Solution {
         self.solve_for(pos.board(), pos.to_move(), stop)
