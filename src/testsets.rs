@@ -298,7 +298,7 @@ pub fn subset_file(subset: &Subset, entries: &[Entry], header: &str) -> String {
 /// Read a subset file: the positions of its non-comment lines.
 pub fn parse_subset_file(text: &str) -> Result<Vec<Position>, crate::ParseError> {
     text.lines()
-        .filter(|l| !l.split('#').next().unwrap_or("").trim().is_empty())
+        .filter(|l| !crate::notation::is_blank(l))
         .map(|l| crate::notation::parse_position(l, Game::CONNECT6))
         .collect()
 }

@@ -48,7 +48,7 @@ fn looks_like_path(arg: &str) -> bool {
     if arg.contains('\n') || t.starts_with('(') || t.starts_with('{') || csv::looks_like_row(t) {
         return false;
     }
-    let body = arg.split('#').next().unwrap_or("");
+    let body = notation::without_comment(arg);
     body.contains(['.', '/', '\\'])
 }
 
@@ -201,7 +201,7 @@ pub fn line_items(arg: Option<&str>, game_id: Option<u64>, how: Reading) -> Resu
                         })
                     }
                 };
-                let blank = text.split('#').next().unwrap_or("").trim().is_empty();
+                let blank = notation::is_blank(&text);
                 (!blank).then(|| Item {
                     line: Some(l.number),
                     record: line_record(&text, how),

@@ -2,7 +2,7 @@
 
 use super::input::{self, Inputs};
 use super::{limits, with_game_model, InputArgs, ModelName};
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
 use cpbim::engine::{Choice, Engine, Limits, Params, Verdict};
 use cpbim::Point;
@@ -68,11 +68,14 @@ pub fn run(args: &MoveArgs) -> Result<()> {
 
 /// The one line of a file that holds a game (blank and comment lines aside).
 fn one_game(lines: &[input::Line]) -> Result<String> {
-    let games: Vec<String> = lines
-        .iter()
-        .map(|l| String::from_utf8_lossy(&l.bytes).into_owned())
-        .filter(|t| !t.trim().is_empty() && !t.trim_start().starts_with('#'))
-        .collect();
+    let mut games = Vec::new();
+    for l in lines {
+        let text =
+            cpbim::notation::decode(&l.bytes).with_context(|| format!("line {}", l.number))?;
+        if !cpbim::notation::is_blank(&text) {
+            games.push(text.into_owned());
+        }
+    }
     match games.as_slice() {
         [one] => Ok(one.clone()),
         _ => anyhow::bail!("`move` takes one game, not {} lines of games", games.len()),

@@ -51,10 +51,10 @@ pub fn from_games(path: &Path, game: &Game, stones: usize) -> Result<Vec<Opening
 pub fn from_text(text: &str, game: &Game) -> Result<Vec<Opening>, String> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let body = line.split('#').next().unwrap_or("").trim();
-        if body.is_empty() {
+        if crate::notation::is_blank(line) {
             continue;
         }
+        let body = crate::notation::without_comment(line);
         let pos = crate::parse_position(body, *game).map_err(|e| format!("line {}: {e}", i + 1))?;
         out.push(Opening {
             name: format!("line {}", i + 1),

@@ -86,7 +86,7 @@ pub fn parse_diagram(text: &str, game: Game, to_move: Option<Color>) -> Result<R
     let mut board = Board::new(game);
     let mut rows = 0usize;
     for (ln, raw) in text.lines().enumerate() {
-        let body = raw.split('#').next().unwrap_or("");
+        let body = super::without_comment(raw);
         if body.trim().is_empty() || is_column_header(body) {
             continue;
         }

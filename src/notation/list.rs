@@ -11,7 +11,7 @@ use crate::record::Record;
 pub fn parse_stone_list(text: &str, game: Game) -> Result<Record, ParseError> {
     let mut stones = Vec::new();
     for line in text.lines() {
-        let line = line.split('#').next().unwrap_or("");
+        let line = super::without_comment(line);
         for token in line.split(|c: char| c.is_whitespace() || c == ',') {
             if token.is_empty() {
                 continue;

@@ -171,10 +171,20 @@ fn first_record_ends_on_its_line(text: &str) -> bool {
     false
 }
 
+/// `line` without its `#` comment.
+pub fn without_comment(line: &str) -> &str {
+    line.split('#').next().unwrap_or("")
+}
+
+/// Does `line` hold nothing but blanks and a `#` comment?
+pub fn is_blank(line: &str) -> bool {
+    without_comment(line).trim().is_empty()
+}
+
 /// The lines of `text` that carry content: without `#` comments, blank ones skipped.
 pub(crate) fn significant_lines(text: &str) -> impl Iterator<Item = &str> {
     text.lines()
-        .map(|l| l.split('#').next().unwrap_or(""))
+        .map(without_comment)
         .filter(|l| !l.trim().is_empty())
 }
 
