@@ -129,3 +129,79 @@ fn bad_arguments_are_refused() {
         o.stderr
     );
 }
+
+#[test]
+fn renju_games_over_the_gomocup_protocol_are_legal() {
+    let dir = scratch("renju");
+    let engine = format!("{BIN} engine --protocol gomocup --depth 1");
+    let (s, err) = run_match(&[
+        "--game",
+        "renju",
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--games",
+        "4",
+        "--concurrency",
+        "2",
+        "--records",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(s["games"], 4, "{s}");
+    assert_eq!(s["adjudications"]["illegal"], 0, "{err}");
+    assert_eq!(s["wins"], s["losses"], "{s}");
+    let rules = common::Rules::of(&Game::RENJU);
+    for i in 1..=4 {
+        let text = std::fs::read_to_string(dir.join(format!("game-{i:04}.sgf"))).unwrap();
+        let record = cpbim::parse_record(
+            &text,
+            Reading {
+                game: Game::RENJU,
+                to_move: None,
+            },
+        )
+        .expect("the record reads back");
+        // The three opening stones, then every black stone allowed when it was played (the
+        // tests' own reading of the rules).
+        let mut cells = vec![0u8; 15 * 15];
+        for (j, p) in record.stones().iter().enumerate() {
+            let at = p.row() * 15 + p.col();
+            if j % 2 == 0 {
+                assert_eq!(
+                    common::renju::forbidden(&rules, &cells, at),
+                    None,
+                    "game {i}: black's stone {} ({p}) is forbidden",
+                    j + 1
+                );
+            }
+            cells[at] = if j % 2 == 0 { 1 } else { 2 };
+        }
+        assert!(record.win().is_some() || s["draws"] != 0, "game {i}");
+    }
+}
+
+#[test]
+fn a_gomocup_engine_that_plays_an_occupied_point_loses() {
+    // Answers START with OK and every move request with the centre (taken by the opening).
+    let bad = r#"while read l; do case "$l" in END) exit;; START*) echo OK;; BEGIN|DONE|TURN*) echo "7,7";; esac; done"#;
+    let good = format!("{BIN} engine --protocol gomocup --depth 1");
+    let (s, _) = run_match(&[
+        "--game", "gomoku", "--engine", bad, "--engine", &good, "--games", "2",
+    ]);
+    assert_eq!(
+        (s["losses"].as_u64(), s["adjudications"]["illegal"].as_u64()),
+        (Some(2), Some(2)),
+        "{s}"
+    );
+    let o = cpbim(
+        &["match", "--game", "connect(19,19,6,1,1)", "--engine", "a"],
+        b"",
+        &[],
+    );
+    assert!(
+        o.code == 1 && o.stderr.contains("no protocol plays"),
+        "{}",
+        o.stderr
+    );
+}

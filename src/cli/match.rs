@@ -6,6 +6,7 @@ use clap::Args;
 use cpbim::matches::openings::{self, Opening};
 use cpbim::matches::run::{self, Plan};
 use cpbim::matches::stats::Sprt;
+use cpbim::matches::wire::Wire;
 use cpbim::matches::Rules;
 use cpbim::notation::{self, Format};
 use cpbim::{Game, Record};
@@ -13,16 +14,21 @@ use std::path::{Path, PathBuf};
 
 #[derive(Args)]
 pub struct MatchArgs {
-    /// An engine's command line (run with `sh -c`), speaking the Cloudict protocol; give it
-    /// twice. With one, the second is this program's own engine (`cpbim engine --protocol
-    /// cloudict`).
+    /// An engine's command line (run with `sh -c`), speaking the game's protocol (Cloudict
+    /// for connect6, Gomocup for the games of five); give it twice. With one, the second is
+    /// this program's own engine (`cpbim engine --protocol …`).
     #[arg(long = "engine", value_name = "CMD", required = true)]
     engines: Vec<String>,
+    /// The game: connect6, or a game of five with one stone per move (gomoku,
+    /// gomoku-standard, renju, gomoku:N, …).
+    #[arg(long, default_value = "connect6", value_parser = super::parse_game)]
+    game: Game,
     /// Games to play: each opening twice, colours swapped.
     #[arg(long, default_value_t = 48)]
     games: usize,
-    /// `named` (the 24 named openings), `data` (the first moves of the bundled real games) or a
-    /// file with one stone list per line.
+    /// `named` (connect6: the 24 named openings; games of five: the 26 three-stone
+    /// openings), `data` (connect6: the first moves of the bundled real games) or a file with
+    /// one stone list per line.
     #[arg(long, default_value = "named")]
     openings: String,
     /// Stones of each opening taken from real games (`--openings data`).
@@ -54,11 +60,15 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
-    let game = Game::CONNECT6;
+    let game = args.game;
+    let wire = Wire::for_game(&game).map_err(anyhow::Error::msg)?;
     let mut engines = args.engines.clone();
     if engines.len() == 1 {
         let me = std::env::current_exe().context("finding this program")?;
-        engines.push(format!("'{}' engine --protocol cloudict", me.display()));
+        engines.push(match wire {
+            Wire::Cloudict => format!("'{}' engine --protocol cloudict", me.display()),
+            Wire::Gomocup => format!("'{}' engine --protocol gomocup", me.display()),
+        });
     }
     let [a, b]: [String; 2] = engines
         .try_into()
@@ -67,6 +77,7 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     let plan = Plan {
         rules: Rules {
             game,
+            wire,
             move_time: args.tc.map(|s| limits::seconds("--tc", s)).transpose()?,
         },
         engines: [a, b],
@@ -113,7 +124,10 @@ pub fn run(args: &MatchArgs) -> Result<()> {
 
 fn read_openings(spec: &str, stones: usize, game: &Game) -> Result<Vec<Opening>> {
     let list = match spec {
-        "named" => openings::named(),
+        "named" => openings::built_in(game).map_err(anyhow::Error::msg)?,
+        "data" if !game.is_connect6() => {
+            anyhow::bail!("--openings data: the bundled games are connect6, not {game}")
+        }
         "data" => openings::from_games(&cpbim::games::bundled_games_path(), game, stones)
             .map_err(anyhow::Error::msg)?,
         path => {

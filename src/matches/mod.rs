@@ -3,21 +3,21 @@
 //! empty points), detects the row and the full board, and scores a crash, an illegal move or a
 //! time loss against the offender with the reason.
 //!
-//! Engines speak the Cloudict protocol (Connect6): the opening is set up with `black`/`white`
-//! stones, the side to move is asked with `next`, and afterwards each engine gets the other's
-//! move with `move XXXX` and answers `move YYYY`. Lines that are not a move are ignored
-//! (banners, statistics).
+//! Engines speak the Cloudict protocol (Connect6) or the Gomocup protocol (the games of five):
+//! see [`wire`]. Renju's black loses on a forbidden point.
 
 pub mod openings;
 pub mod process;
 pub mod run;
 pub mod stats;
+pub mod wire;
 
 use crate::geom::{Color, Point};
-use crate::protocol::cloudict::{letters, points};
-use crate::{Board, Game};
+use crate::protocol::cloudict::letters;
+use crate::{renju, Board, Game};
 use process::{EngineProcess, Failure};
 use std::time::{Duration, Instant};
+use wire::{Speaker, Wire};
 
 /// Why a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,6 +80,8 @@ impl Played {
 pub struct Rules {
     /// The game played.
     pub game: Game,
+    /// The protocol the engines speak ([`Wire::for_game`]).
+    pub wire: Wire,
     /// Time a move may take; a move later than this plus the grace loses on time.
     pub move_time: Option<Duration>,
 }
@@ -96,17 +98,12 @@ impl Rules {
     }
 }
 
-/// A move reply: exactly `move` and two or four letters (`move JJ`, `move KJKK`).
-fn parse_reply(line: &str) -> Option<Vec<Point>> {
-    let stones = points(line.strip_prefix("move ")?)?;
-    (stones.len() <= 2).then_some(stones)
-}
-
 /// The game in progress.
 struct Referee {
     rules: Rules,
     board: Board,
-    stones: Vec<Point>,
+    /// Whole moves in play order, black's first.
+    moves: Vec<Vec<Point>>,
     to_move: Color,
 }
 
@@ -123,32 +120,56 @@ impl Referee {
         if stones.len() != n {
             return Err(format!("{} stones where {n} are due", stones.len()));
         }
+        let game = self.rules.game;
         for (i, &p) in stones.iter().enumerate() {
-            if !self.rules.game.contains(p) {
+            if !game.contains(p) {
                 return Err(format!("{p} is off the board"));
             }
             if !self.board.is_empty(p) || stones[..i].contains(&p) {
                 return Err(format!("{p} is occupied"));
             }
         }
+        if renju::applies(&game, self.to_move) {
+            if let Some(f) = renju::forbidden(&self.board, stones[0]) {
+                return Err(format!(
+                    "{} is forbidden to black ({})",
+                    stones[0],
+                    f.name()
+                ));
+            }
+        }
         for &p in stones {
             self.board.set(p, Some(self.to_move));
-            self.stones.push(p);
         }
+        self.moves.push(stones.to_vec());
         self.to_move = self.to_move.opponent();
         Ok(())
+    }
+
+    /// Every stone in play order.
+    fn stones(&self) -> Vec<Point> {
+        self.moves.concat()
     }
 }
 
 /// Play one game: engine `black` (0 or 1) has black; `opening` are the first stones (whole
 /// moves, black's first); `commands` start the engines.
 pub fn play_game(rules: &Rules, commands: [&str; 2], black: usize, opening: &[Point]) -> Played {
+    let game = rules.game;
     let mut r = Referee {
         rules: rules.clone(),
-        board: Board::new(rules.game),
-        stones: Vec::new(),
+        board: Board::new(game),
+        moves: Vec::new(),
         to_move: Color::Black,
     };
+    let mut i = 0;
+    while i < opening.len() {
+        let end_i = game.move_of_stone(i).end.min(opening.len());
+        if let Err(e) = r.play(&opening[i..end_i]) {
+            panic!("the opening {} is not legal: {e}", letters(opening));
+        }
+        i = end_i;
+    }
     let mut time = [Duration::ZERO; 2];
     let mut moves = [0u32; 2];
     let engine_of = |c: Color| if c == Color::Black { black } else { 1 - black };
@@ -156,47 +177,19 @@ pub fn play_game(rules: &Rules, commands: [&str; 2], black: usize, opening: &[Po
         black,
         winner,
         ending,
-        stones: r.stones.clone(),
+        stones: r.stones(),
         time,
         moves,
     };
-    // Start both; a failure to start is a crash of that engine.
+    // Start both; a failure to start is a loss of that engine.
     let mut engines = Vec::new();
-    for (i, cmd) in commands.iter().enumerate() {
-        match EngineProcess::spawn(cmd) {
-            Ok(e) => engines.push(e),
+    for (k, cmd) in commands.iter().enumerate() {
+        let started = EngineProcess::spawn(cmd).and_then(|mut e| {
+            Speaker::start(rules.wire, &game, rules.move_time, &mut e).map(|s| (e, s))
+        });
+        match started {
+            Ok(pair) => engines.push(pair),
             Err(f) => {
-                let loser = if i == black {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                return end(&r, Some(loser.opponent()), failure_ending(f), time, moves);
-            }
-        }
-    }
-    // Set up the opening on both, move by move.
-    let game = rules.game;
-    let mut setup = vec!["new white".to_string()];
-    let mut i = 0;
-    while i < opening.len() {
-        let range = game.move_of_stone(i);
-        let end_i = range.end.min(opening.len());
-        let colour = game.color_of_stone(i);
-        let word = if colour == Color::Black {
-            "black"
-        } else {
-            "white"
-        };
-        setup.push(format!("{word} {}", letters(&opening[i..end_i])));
-        if let Err(e) = r.play(&opening[i..end_i]) {
-            panic!("the opening {} is not legal: {e}", letters(opening));
-        }
-        i = end_i;
-    }
-    for (k, e) in engines.iter_mut().enumerate() {
-        for line in &setup {
-            if let Err(f) = e.send(line) {
                 let loser = if k == black {
                     Color::Black
                 } else {
@@ -206,27 +199,20 @@ pub fn play_game(rules: &Rules, commands: [&str; 2], black: usize, opening: &[Po
             }
         }
     }
-    // The first request: `new black` on an empty board, else `next`.
-    let mut request = if opening.is_empty() {
-        "new black".to_string()
-    } else {
-        "next".to_string()
-    };
     loop {
         let side = r.to_move;
         let k = engine_of(side);
         let t0 = Instant::now();
-        let reply = engines[k]
-            .send(&request)
-            .and_then(|()| engines[k].expect(rules.deadline(), |l| parse_reply(l).is_some()));
+        let (engine, speaker) = &mut engines[k];
+        let reply = speaker.ask(engine, &r.moves, rules.deadline());
         time[k] += t0.elapsed();
         moves[k] += 1;
         let stones = match reply {
-            Ok(line) => parse_reply(&line).expect("checked"),
+            Ok(stones) => stones,
             Err(f) => return end(&r, Some(side.opponent()), failure_ending(f), time, moves),
         };
         if let Err(why) = r.play(&stones) {
-            let what = format!("{}: {why}", letters(&stones));
+            let what = format!("{}: {why}", list(&stones));
             return end(
                 &r,
                 Some(side.opponent()),
@@ -241,13 +227,59 @@ pub fn play_game(rules: &Rules, commands: [&str; 2], black: usize, opening: &[Po
         if r.board.stones() + r.stones_to_place() > game.point_count() {
             return end(&r, None, Ending::FullBoard, time, moves);
         }
-        request = format!("move {}", letters(&stones));
     }
+}
+
+/// Stones as the game writes them (`J10 K10`).
+fn list(stones: &[Point]) -> String {
+    stones
+        .iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn failure_ending(f: Failure) -> Ending {
     match f {
         Failure::Time => Ending::Time,
         Failure::Crash(why) => Ending::Crash(why),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(col: usize, row: usize) -> Point {
+        Point::new(col, row).unwrap()
+    }
+
+    #[test]
+    fn the_referee_refuses_black_forbidden_points_in_renju_only() {
+        for (game, refused) in [(Game::RENJU, true), (Game::GOMOKU, false)] {
+            let mut board = Board::new(game);
+            // Two black pairs that a stone on (7, 7) turns into two open threes.
+            for p in [at(5, 7), at(6, 7), at(7, 5), at(7, 6)] {
+                board.set(p, Some(Color::Black));
+            }
+            for p in [at(1, 1), at(1, 3), at(3, 1), at(13, 13)] {
+                board.set(p, Some(Color::White));
+            }
+            let mut r = Referee {
+                rules: Rules {
+                    game,
+                    wire: Wire::Gomocup,
+                    move_time: None,
+                },
+                board,
+                moves: Vec::new(),
+                to_move: Color::Black,
+            };
+            let played = r.play(&[at(7, 7)]);
+            assert_eq!(played.is_err(), refused, "{game}: {played:?}");
+            if refused {
+                assert!(played.unwrap_err().contains("double three"));
+            }
+        }
     }
 }

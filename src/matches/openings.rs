@@ -1,5 +1,6 @@
-//! Where a match's games start: the 24 named Connect6 openings, the first moves of the real
-//! games of a CSV file, or a file of stone lists (one opening per line).
+//! Where a match's games start: the 24 named Connect6 openings, the 26 three-stone openings
+//! of the games of five, the first moves of the real games of a CSV file, or a file of stone
+//! lists (one opening per line).
 
 use crate::games::load_games;
 use crate::geom::Point;
@@ -25,6 +26,58 @@ pub fn named() -> Vec<Opening> {
             stones: o.stones().to_vec(),
         })
         .collect()
+}
+
+/// The built-in openings of `game`: the 24 named ones for Connect6 ([`named`]), the 26
+/// three-stone ones ([`three_stones`]) for games of one stone per move.
+pub fn built_in(game: &Game) -> Result<Vec<Opening>, String> {
+    if game.is_connect6() {
+        Ok(named())
+    } else if game.p() == 1 && game.q() == 1 && game.m().min(game.n()) >= 5 {
+        Ok(three_stones(game))
+    } else {
+        Err(format!("no built-in openings for {game}: give a file"))
+    }
+}
+
+/// The 26 openings of Renju's tournament rule, for any game of one stone per move: black in
+/// the centre, white beside it (13 direct openings) or diagonally (13 indirect), black's
+/// second stone anywhere in the centre's 5×5 square, one of each pair of mirror images. Named
+/// by their stones (`h8 h9 h10`).
+pub fn three_stones(game: &Game) -> Vec<Opening> {
+    let c = game.center();
+    let at = |dx: isize, dy: isize| {
+        Point::new(
+            (c.col() as isize + dx) as usize,
+            (c.row() as isize + dy) as usize,
+        )
+        .expect("within the centre's 5×5 square")
+    };
+    let mut out = Vec::new();
+    // Direct: white above black, mirror x ↔ −x; indirect: white up right, mirror x ↔ y.
+    for (white, keep) in [
+        (
+            (0, 1),
+            (|x: isize, _y: isize| x >= 0) as fn(isize, isize) -> bool,
+        ),
+        ((1, 1), |x, y| x >= y),
+    ] {
+        for dy in (-2..=2).rev() {
+            for dx in -2..=2 {
+                if (dx, dy) == (0, 0) || (dx, dy) == white || !keep(dx, dy) {
+                    continue;
+                }
+                let stones = vec![at(0, 0), at(white.0, white.1), at(dx, dy)];
+                let name = stones
+                    .iter()
+                    .map(|p| p.to_string().to_lowercase())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                out.push(Opening { name, stones });
+            }
+        }
+    }
+    out
 }
 
 /// The first `stones` stones of each game of a game-record CSV, distinct, in file order, as

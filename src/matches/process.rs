@@ -1,5 +1,6 @@
 //! An engine as a child process: lines in, lines out, with deadlines. The child is a shell
-//! command line (`sh -c`), so `cd DIR && ./engine` works; it is killed when dropped.
+//! command line (`sh -c`), so `cd DIR && ./engine` works; it is asked to exit and then
+//! killed when dropped.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -20,6 +21,8 @@ pub struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// The line that asks it to exit (`quit`, Gomocup's `END`).
+    farewell: &'static str,
 }
 
 impl EngineProcess {
@@ -62,7 +65,13 @@ impl EngineProcess {
             child,
             stdin,
             lines,
+            farewell: "quit",
         })
+    }
+
+    /// The line that asks the engine to exit, sent when it is dropped (default `quit`).
+    pub fn set_farewell(&mut self, line: &'static str) {
+        self.farewell = line;
     }
 
     /// Send one line.
@@ -99,7 +108,7 @@ impl EngineProcess {
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
+        let _ = writeln!(self.stdin, "{}", self.farewell);
         let _ = self.stdin.flush();
         let end = Instant::now() + std::time::Duration::from_millis(300);
         while Instant::now() < end {

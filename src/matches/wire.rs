@@ -1,0 +1,171 @@
+//! What the referee says to an engine and what it reads back, per protocol: Cloudict for
+//! Connect6, Gomocup for the games of five. An engine learns the position on its first turn
+//! (the opening and the opponent's first reply included) and from then on only the opponent's
+//! last move; lines that are not an answer (banners, statistics, `MESSAGE`) are skipped.
+
+use super::process::{EngineProcess, Failure};
+use crate::geom::Point;
+use crate::protocol::cloudict::{letters, points};
+use crate::{Game, Rule};
+use std::time::{Duration, Instant};
+
+/// A protocol the referee speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wire {
+    /// Cloudict / ConnectMore (Connect6 on 19×19).
+    Cloudict,
+    /// Gomocup / Piskvork (the games of five, one stone per move).
+    Gomocup,
+}
+
+impl Wire {
+    /// The protocol engines of `game` speak: Cloudict for Connect6, Gomocup for the games of
+    /// one stone per move; an error for the rest.
+    pub fn for_game(game: &Game) -> Result<Wire, String> {
+        if game.is_connect6() {
+            Ok(Wire::Cloudict)
+        } else if game.k() == 5 && game.p() == 1 && game.q() == 1 {
+            Ok(Wire::Gomocup)
+        } else {
+            Err(format!(
+                "no protocol plays {game}: matches play connect6 (Cloudict protocol) and the \
+                 games of five with one stone per move (Gomocup protocol)"
+            ))
+        }
+    }
+}
+
+/// The referee's side of the conversation with one engine.
+pub struct Speaker {
+    wire: Wire,
+    game: Game,
+    /// Moves the engine has been told of (its own replies included).
+    told: usize,
+}
+
+/// How long an engine may take to answer `START`.
+const START_TIME: Duration = Duration::from_secs(10);
+
+impl Speaker {
+    /// Start the conversation: Gomocup engines get `START` (and must answer `OK`), the rule
+    /// and the time per move; Cloudict engines need nothing before their first turn.
+    pub fn start(
+        wire: Wire,
+        game: &Game,
+        move_time: Option<Duration>,
+        engine: &mut EngineProcess,
+    ) -> Result<Speaker, Failure> {
+        if wire == Wire::Gomocup {
+            engine.set_farewell("END");
+            let start = if game.m() == game.n() {
+                format!("START {}", game.m())
+            } else {
+                format!("RECTSTART {},{}", game.m(), game.n())
+            };
+            engine.send(&start)?;
+            engine.expect(Instant::now() + START_TIME, |l| l.trim() == "OK")?;
+            engine.send(&format!("INFO rule {}", gomocup_rule(game)))?;
+            if let Some(t) = move_time {
+                engine.send(&format!("INFO timeout_turn {}", t.as_millis()))?;
+                engine.send("INFO timeout_match 0")?;
+            }
+        }
+        Ok(Speaker {
+            wire,
+            game: *game,
+            told: 0,
+        })
+    }
+
+    /// The engine's move for the side to move after `moves` (whole moves in play order,
+    /// black's first), read before `deadline`. The answer is parsed, not checked: the referee
+    /// judges it.
+    pub fn ask(
+        &mut self,
+        engine: &mut EngineProcess,
+        moves: &[Vec<Point>],
+        deadline: Instant,
+    ) -> Result<Vec<Point>, Failure> {
+        let request = match self.told {
+            0 => self.setup(moves),
+            n if n + 1 == moves.len() => vec![self.last_move(&moves[n])],
+            n => panic!("the engine knows {n} of {} moves", moves.len()),
+        };
+        for line in &request {
+            engine.send(line)?;
+        }
+        let line = engine.expect(deadline, |l| self.parse(l).is_some())?;
+        self.told = moves.len() + 1;
+        Ok(self.parse(&line).expect("checked"))
+    }
+
+    /// The whole position and the request to move.
+    fn setup(&self, moves: &[Vec<Point>]) -> Vec<String> {
+        match self.wire {
+            Wire::Cloudict if moves.is_empty() => vec!["new black".to_string()],
+            Wire::Cloudict => {
+                let mut lines = vec!["new white".to_string()];
+                for (i, m) in moves.iter().enumerate() {
+                    let word = if i % 2 == 0 { "black" } else { "white" };
+                    lines.push(format!("{word} {}", letters(m)));
+                }
+                lines.push("next".to_string());
+                lines
+            }
+            Wire::Gomocup if moves.is_empty() => vec!["BEGIN".to_string()],
+            Wire::Gomocup => {
+                // Field 1: the stones of the side to move, 2: the opponent's.
+                let mut lines = vec!["BOARD".to_string()];
+                for (i, m) in moves.iter().enumerate() {
+                    let own = (i % 2 == moves.len() % 2) as u8;
+                    for &p in m {
+                        lines.push(format!("{},{}", self.coords(p), 2 - own));
+                    }
+                }
+                lines.push("DONE".to_string());
+                lines
+            }
+        }
+    }
+
+    /// The opponent's move, as the engine's next request.
+    fn last_move(&self, stones: &[Point]) -> String {
+        match self.wire {
+            Wire::Cloudict => format!("move {}", letters(stones)),
+            Wire::Gomocup => format!("TURN {}", self.coords(stones[0])),
+        }
+    }
+
+    /// A move answer: `move JJ` / `move KJKK` (Cloudict), `x,y` (Gomocup).
+    fn parse(&self, line: &str) -> Option<Vec<Point>> {
+        match self.wire {
+            Wire::Cloudict => {
+                let stones = points(line.trim().strip_prefix("move ")?)?;
+                (stones.len() <= 2).then_some(stones)
+            }
+            Wire::Gomocup => {
+                let (x, y) = line.trim().split_once(',')?;
+                let (x, y) = (
+                    x.trim().parse::<usize>().ok()?,
+                    y.trim().parse::<usize>().ok()?,
+                );
+                let row = self.game.n().checked_sub(1 + y)?;
+                Some(vec![Point::new(x, row)?])
+            }
+        }
+    }
+
+    /// Gomocup coordinates: column from the left, row from the top, from 0.
+    fn coords(&self, p: Point) -> String {
+        format!("{},{}", p.col(), self.game.n() - 1 - p.row())
+    }
+}
+
+/// The Gomocup rule bits of `game`: 1 exactly five, 4 Renju.
+fn gomocup_rule(game: &Game) -> u32 {
+    match game.rule() {
+        Rule::Free => 0,
+        Rule::Exact => 1,
+        Rule::Renju => 4,
+    }
+}
