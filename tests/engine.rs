@@ -24,13 +24,7 @@ fn testset(name: &str) -> Vec<Position> {
 }
 
 fn choose<M: Model>(pos: &Position, depth: u32) -> Choice {
-    Engine::<M>::new(Params::default()).choose(
-        pos,
-        Limits {
-            time: None,
-            depth: Some(depth),
-        },
-    )
+    Engine::<M>::new(Params::default()).choose(pos, Limits::depth(depth))
 }
 
 fn colour(c: Color) -> u8 {

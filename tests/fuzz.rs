@@ -162,10 +162,7 @@ fn sessions() -> Vec<Box<dyn cpbim::protocol::Protocol>> {
         leaf_depth: 0,
         ..Params::default()
     };
-    let limits = Limits {
-        time: None,
-        depth: Some(1),
-    };
+    let limits = Limits::depth(1);
     vec![
         Box::new(Cloudict::new(Game::CONNECT6, params.clone(), limits)),
         Box::new(Gomocup::new(Game::GOMOKU, params, limits)),

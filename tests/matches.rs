@@ -205,3 +205,37 @@ fn a_gomocup_engine_that_plays_an_occupied_point_loses() {
         o.stderr
     );
 }
+
+#[test]
+fn game_clocks_are_kept_and_run_out() {
+    // Our engine keeps its own clock (Cloudict protocol) and Gomocup engines are told theirs:
+    // no time losses on a 3-second game.
+    let c6 = format!("{BIN} engine --protocol cloudict --game-time 3");
+    let (s, err) = run_match(&[
+        "--engine", &c6, "--engine", &c6, "--games", "2", "--tc", "3+0",
+    ]);
+    assert_eq!(s["adjudications"]["time"], 0, "{err}");
+    let five = format!("{BIN} engine --protocol gomocup");
+    let (s, err) = run_match(&[
+        "--game", "gomoku", "--engine", &five, "--engine", &five, "--games", "2", "--tc", "3+0.05",
+    ]);
+    assert_eq!(s["adjudications"]["time"], 0, "{err}");
+    // An engine that thinks 0.45 s a move, whatever its clock, has used up a 1-second clock
+    // by its third move.
+    let good = format!("{BIN} engine --protocol cloudict --depth 1");
+    let (s, _) = run_match(&[
+        "--engine",
+        &format!("{BIN} engine --protocol cloudict --time 0.45"),
+        "--engine",
+        &good,
+        "--games",
+        "2",
+        "--tc",
+        "1+0",
+    ]);
+    assert_eq!(
+        (s["losses"].as_u64(), s["adjudications"]["time"].as_u64()),
+        (Some(2), Some(2)),
+        "{s}"
+    );
+}

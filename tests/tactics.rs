@@ -42,7 +42,10 @@ fn solver(max_nodes: u64) -> Solver<Cpbim> {
 
 /// Does `attacker` have a double-threat win on `board`? `None` when the budget ran out.
 fn wins(s: &mut Solver<Cpbim>, board: &Board, attacker: Color) -> Option<bool> {
-    match s.solve_for(board, attacker, &AtomicBool::new(false)).outcome {
+    match s
+        .solve_for(board, attacker, &AtomicBool::new(false))
+        .outcome
+    {
         Outcome::Win => Some(true),
         Outcome::None | Outcome::Nowin => Some(false),
         Outcome::Unknown => None,
@@ -117,13 +120,7 @@ fn play(list: &[(Kind, Position)], time: Duration) -> (Vec<String>, Vec<String>,
     let (mut failed, mut unsettled, mut counts) = (Vec::new(), Vec::new(), [0u32; 2]);
     for (kind, pos) in list {
         counts[(*kind == Kind::Defend) as usize] += 1;
-        let c = engine.choose(
-            pos,
-            Limits {
-                time: Some(time),
-                depth: None,
-            },
-        );
+        let c = engine.choose(pos, Limits::per_move(time));
         let what = format!("{kind:?} {} → {:?}", pos.to_stone_list(), c.stones);
         let ok = match kind {
             Kind::Win => win_checks(pos, &c),
@@ -151,7 +148,11 @@ fn win_checks(pos: &Position, c: &cpbim::engine::Choice) -> bool {
     let plain = Plain::from_position(Rules::of(pos.game()), pos);
     let mut first: Vec<String> = proof["attack"]
         .as_array()
-        .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect()
+        })
         .unwrap_or_default();
     let mut played: Vec<String> = c.stones.iter().map(|p| p.to_string()).collect();
     first.sort();

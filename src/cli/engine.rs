@@ -4,7 +4,7 @@
 use super::limits;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use cpbim::engine::{Limits, Params};
+use cpbim::engine::{Clock, Limits, Params};
 use cpbim::protocol::{cloudict::Cloudict, gomocup::Gomocup, serve, Protocol};
 use cpbim::Game;
 
@@ -20,8 +20,15 @@ pub struct EngineArgs {
     #[arg(long, value_name = "S")]
     time: Option<f64>,
     /// Alpha-beta depth in whole moves instead of a time (the same moves on every run).
-    #[arg(long, value_name = "D", conflicts_with = "time")]
+    #[arg(long, value_name = "D", conflicts_with_all = ["time", "game_time"])]
     depth: Option<u32>,
+    /// Seconds for the whole game: the engine keeps its own clock and gives each move a share
+    /// (with `--time`, never more than that per move). A new game starts a new clock.
+    #[arg(long, value_name = "S")]
+    game_time: Option<f64>,
+    /// Seconds added to the game clock after every move (with `--game-time`).
+    #[arg(long, value_name = "S", requires = "game_time")]
+    increment: Option<f64>,
     /// The engine's weights and widths, a JSON file (docs/engine.md).
     #[arg(long, value_name = "FILE")]
     params: Option<String>,
@@ -48,14 +55,21 @@ pub fn params(path: Option<&str>) -> Result<Params> {
 
 pub fn run(args: &EngineArgs) -> Result<()> {
     let params = params(args.params.as_deref())?;
-    let limits = match args.depth {
-        Some(d) => Limits {
-            time: None,
-            depth: Some(d),
-        },
-        None => Limits {
-            time: Some(limits::seconds("--time", args.time.unwrap_or(1.0))?),
+    let limits = match (args.depth, args.game_time) {
+        (Some(d), _) => Limits::depth(d),
+        (None, None) => Limits::per_move(limits::seconds("time", args.time.unwrap_or(1.0))?),
+        (None, Some(game)) => Limits {
+            time: args.time.map(|t| limits::seconds("time", t)).transpose()?,
             depth: None,
+            clock: Some(Clock {
+                left: limits::seconds("game-time", game)?,
+                increment: (args.increment)
+                    .filter(|&i| i != 0.0)
+                    .map(|i| limits::seconds("increment", i))
+                    .transpose()?
+                    .unwrap_or_default(),
+                per_move: None,
+            }),
         },
     };
     let mut proto: Box<dyn Protocol> = match args.protocol {

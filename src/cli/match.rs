@@ -7,7 +7,7 @@ use cpbim::matches::openings::{self, Opening};
 use cpbim::matches::run::{self, Plan};
 use cpbim::matches::stats::Sprt;
 use cpbim::matches::wire::Wire;
-use cpbim::matches::Rules;
+use cpbim::matches::{Rules, TimeControl};
 use cpbim::notation::{self, Format};
 use cpbim::{Game, Record};
 use std::path::{Path, PathBuf};
@@ -34,10 +34,13 @@ pub struct MatchArgs {
     /// Stones of each opening taken from real games (`--openings data`).
     #[arg(long, default_value_t = 3)]
     opening_stones: usize,
-    /// Seconds a move may take; a move later than this (plus a quarter, at least 0.5 s, for
-    /// process overhead) loses on time. Without it, only a 10-minute cap.
-    #[arg(long, value_name = "S")]
-    tc: Option<f64>,
+    /// `S`: seconds a move may take; a move later than this (plus a quarter, at least 0.5 s,
+    /// for process overhead) loses on time. `BASE+INC`: a game clock per engine, BASE seconds
+    /// and INC added after each move; an engine whose clock runs out loses (Gomocup engines
+    /// are told their time; Cloudict-protocol engines must keep their own, e.g. `cpbim engine
+    /// --game-time`). Without it, only a 10-minute cap per move.
+    #[arg(long, value_name = "S|BASE+INC")]
+    tc: Option<String>,
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
@@ -78,7 +81,10 @@ pub fn run(args: &MatchArgs) -> Result<()> {
         rules: Rules {
             game,
             wire,
-            move_time: args.tc.map(|s| limits::seconds("--tc", s)).transpose()?,
+            time: match &args.tc {
+                None => TimeControl::None,
+                Some(tc) => TimeControl::parse(tc).map_err(|e| anyhow::anyhow!("--tc {e}"))?,
+            },
         },
         engines: [a, b],
         openings,

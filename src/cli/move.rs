@@ -37,11 +37,9 @@ pub fn run(args: &MoveArgs) -> Result<()> {
     }
     let params = super::engine::params(args.params.as_deref())?;
     let limits = Limits {
-        time: args
-            .time
-            .map(|s| limits::seconds("--time", s))
-            .transpose()?,
+        time: args.time.map(|s| limits::seconds("time", s)).transpose()?,
         depth: args.depth,
+        clock: None,
     };
     let text = match input::read(args.input.position.as_deref(), args.input.game_id)? {
         Inputs::One(text) => text,

@@ -6,10 +6,12 @@
 //! iterative-deepening alpha-beta over whole moves, with a transposition table, picks the best
 //! by the connection-type valuation of [`Params`].
 
+pub mod clock;
 pub mod eval;
 pub mod moves;
 pub mod player;
 
+pub use clock::Clock;
 pub use eval::Params;
 pub use player::{engine_for, Player};
 
@@ -24,14 +26,43 @@ use moves::Moves;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// How long the engine may think. Without a time, the depth bounds the search (and the result
-/// is the same on every run).
+/// How long the engine may think. Without a time or a clock, the depth bounds the search (and
+/// the result is the same on every run).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
     /// Wall time for the whole move; the engine answers within it.
     pub time: Option<Duration>,
     /// Deepest alpha-beta iteration, in whole moves (default 2 without a time).
     pub depth: Option<u32>,
+    /// The side's game clock: the move gets its budget ([`Clock::budget`]), or `time` if that
+    /// is less. Whoever plays the move charges the clock.
+    pub clock: Option<Clock>,
+}
+
+impl Limits {
+    /// `time` per move.
+    pub fn per_move(time: Duration) -> Limits {
+        Limits {
+            time: Some(time),
+            ..Limits::default()
+        }
+    }
+
+    /// `depth` whole moves, no time limit.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// The wall time of this move: `time`, capped by the clock's budget.
+    pub fn move_time(&self) -> Option<Duration> {
+        match (self.time, self.clock) {
+            (t, Some(c)) => Some(t.map_or(c.budget(), |t| t.min(c.budget()))),
+            (t, None) => t,
+        }
+    }
 }
 
 /// What the threat search says about the chosen move.
@@ -134,6 +165,10 @@ impl<M: Model> Engine<M> {
     /// have an empty point).
     pub fn choose(&mut self, pos: &Position, limits: Limits) -> Choice {
         let start = Instant::now();
+        let limits = Limits {
+            time: limits.move_time(),
+            ..limits
+        };
         self.nodes = 0;
         // Keep a margin for the answer itself.
         self.deadline = limits.time.map(|t| start + t.mul_f64(0.9));

@@ -82,19 +82,61 @@ pub struct Rules {
     pub game: Game,
     /// The protocol the engines speak ([`Wire::for_game`]).
     pub wire: Wire,
-    /// Time a move may take; a move later than this plus the grace loses on time.
-    pub move_time: Option<Duration>,
+    /// The time control.
+    pub time: TimeControl,
 }
 
-impl Rules {
-    /// The deadline of a move asked for now: the move time plus a grace of a quarter of it
-    /// (at least half a second) for process overhead; 10 minutes without a time control.
-    fn deadline(&self) -> Instant {
-        let allowed = match self.move_time {
-            Some(t) => t + (t / 4).max(Duration::from_millis(500)),
-            None => Duration::from_secs(600),
+/// How much time the engines get.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// No limit but a cap of 10 minutes per move.
+    None,
+    /// Each move within this time (plus a grace of a quarter of it, at least half a second,
+    /// for process overhead).
+    PerMove(Duration),
+    /// A clock per engine for the whole game: `base`, and `increment` added after each move;
+    /// the engine whose clock runs out (by more than [`CLOCK_GRACE`]) loses.
+    Game {
+        /// Time for the game.
+        base: Duration,
+        /// Added after every move.
+        increment: Duration,
+    },
+}
+
+/// What an engine may overdraw its game clock by (reading and writing its lines).
+pub const CLOCK_GRACE: Duration = Duration::from_millis(300);
+
+impl TimeControl {
+    /// `S` (seconds per move) or `BASE+INC` (seconds for the game, seconds added per move).
+    pub fn parse(text: &str) -> Result<TimeControl, String> {
+        let secs = |t: &str, zero_ok: bool| -> Result<Duration, String> {
+            match t.trim().parse::<f64>() {
+                Ok(x) if x.is_finite() && (x > 0.0 || (zero_ok && x == 0.0)) && x < 1e7 => {
+                    Ok(Duration::from_secs_f64(x))
+                }
+                _ => Err(format!(
+                    "{text:?}: give seconds per move (0.5) or seconds per game and per move \
+                     (60+1)"
+                )),
+            }
         };
-        Instant::now() + allowed
+        match text.split_once('+') {
+            None => Ok(TimeControl::PerMove(secs(text, false)?)),
+            Some((base, inc)) => Ok(TimeControl::Game {
+                base: secs(base, false)?,
+                increment: secs(inc, true)?,
+            }),
+        }
+    }
+
+    /// The time an engine gets for this move, given its clock.
+    fn allowed(&self, clock: Duration) -> Duration {
+        match *self {
+            TimeControl::None => Duration::from_secs(600),
+            TimeControl::PerMove(t) => t + (t / 4).max(Duration::from_millis(500)),
+            TimeControl::Game { .. } => clock + CLOCK_GRACE,
+        }
     }
 }
 
@@ -172,6 +214,10 @@ pub fn play_game(rules: &Rules, commands: [&str; 2], black: usize, opening: &[Po
     }
     let mut time = [Duration::ZERO; 2];
     let mut moves = [0u32; 2];
+    let mut clocks = match rules.time {
+        TimeControl::Game { base, .. } => [base; 2],
+        _ => [Duration::ZERO; 2],
+    };
     let engine_of = |c: Color| if c == Color::Black { black } else { 1 - black };
     let end = |r: &Referee, winner: Option<Color>, ending: Ending, time, moves| Played {
         black,
@@ -185,7 +231,7 @@ pub fn play_game(rules: &Rules, commands: [&str; 2], black: usize, opening: &[Po
     let mut engines = Vec::new();
     for (k, cmd) in commands.iter().enumerate() {
         let started = EngineProcess::spawn(cmd).and_then(|mut e| {
-            Speaker::start(rules.wire, &game, rules.move_time, &mut e).map(|s| (e, s))
+            Speaker::start(rules.wire, &game, rules.time, &mut e).map(|s| (e, s))
         });
         match started {
             Ok(pair) => engines.push(pair),
@@ -204,13 +250,25 @@ pub fn play_game(rules: &Rules, commands: [&str; 2], black: usize, opening: &[Po
         let k = engine_of(side);
         let t0 = Instant::now();
         let (engine, speaker) = &mut engines[k];
-        let reply = speaker.ask(engine, &r.moves, rules.deadline());
-        time[k] += t0.elapsed();
+        let clock = match rules.time {
+            TimeControl::Game { .. } => Some(clocks[k]),
+            _ => None,
+        };
+        let deadline = t0 + rules.time.allowed(clocks[k]);
+        let reply = speaker.ask(engine, &r.moves, clock, deadline);
+        let used = t0.elapsed();
+        time[k] += used;
         moves[k] += 1;
         let stones = match reply {
             Ok(stones) => stones,
             Err(f) => return end(&r, Some(side.opponent()), failure_ending(f), time, moves),
         };
+        if let TimeControl::Game { increment, .. } = rules.time {
+            if used > clocks[k] + CLOCK_GRACE {
+                return end(&r, Some(side.opponent()), Ending::Time, time, moves);
+            }
+            clocks[k] = clocks[k].saturating_sub(used) + increment;
+        }
         if let Err(why) = r.play(&stones) {
             let what = format!("{}: {why}", list(&stones));
             return end(
@@ -269,7 +327,7 @@ mod tests {
                 rules: Rules {
                     game,
                     wire: Wire::Gomocup,
-                    move_time: None,
+                    time: TimeControl::None,
                 },
                 board,
                 moves: Vec::new(),

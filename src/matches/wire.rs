@@ -4,6 +4,7 @@
 //! last move; lines that are not an answer (banners, statistics, `MESSAGE`) are skipped.
 
 use super::process::{EngineProcess, Failure};
+use super::TimeControl;
 use crate::geom::Point;
 use crate::protocol::cloudict::{letters, points};
 use crate::{Game, Rule};
@@ -52,7 +53,7 @@ impl Speaker {
     pub fn start(
         wire: Wire,
         game: &Game,
-        move_time: Option<Duration>,
+        time: TimeControl,
         engine: &mut EngineProcess,
     ) -> Result<Speaker, Failure> {
         if wire == Wire::Gomocup {
@@ -65,9 +66,16 @@ impl Speaker {
             engine.send(&start)?;
             engine.expect(Instant::now() + START_TIME, |l| l.trim() == "OK")?;
             engine.send(&format!("INFO rule {}", gomocup_rule(game)))?;
-            if let Some(t) = move_time {
-                engine.send(&format!("INFO timeout_turn {}", t.as_millis()))?;
-                engine.send("INFO timeout_match 0")?;
+            match time {
+                TimeControl::None => {}
+                TimeControl::PerMove(t) => {
+                    engine.send(&format!("INFO timeout_turn {}", t.as_millis()))?;
+                    engine.send("INFO timeout_match 0")?;
+                }
+                TimeControl::Game { base, .. } => {
+                    engine.send(&format!("INFO timeout_match {}", base.as_millis()))?;
+                    engine.send(&format!("INFO timeout_turn {}", base.as_millis()))?;
+                }
             }
         }
         Ok(Speaker {
@@ -78,19 +86,25 @@ impl Speaker {
     }
 
     /// The engine's move for the side to move after `moves` (whole moves in play order,
-    /// black's first), read before `deadline`. The answer is parsed, not checked: the referee
-    /// judges it.
+    /// black's first), read before `deadline`; `clock` is what is left of its game time
+    /// (Gomocup engines are told: `INFO time_left`). The answer is parsed, not checked: the
+    /// referee judges it.
     pub fn ask(
         &mut self,
         engine: &mut EngineProcess,
         moves: &[Vec<Point>],
+        clock: Option<Duration>,
         deadline: Instant,
     ) -> Result<Vec<Point>, Failure> {
-        let request = match self.told {
+        let mut request = Vec::new();
+        if let (Wire::Gomocup, Some(left)) = (self.wire, clock) {
+            request.push(format!("INFO time_left {}", left.as_millis()));
+        }
+        request.extend(match self.told {
             0 => self.setup(moves),
             n if n + 1 == moves.len() => vec![self.last_move(&moves[n])],
             n => panic!("the engine knows {n} of {} moves", moves.len()),
-        };
+        });
         for line in &request {
             engine.send(line)?;
         }

@@ -131,20 +131,14 @@ impl Protocol for Cloudict {
             }
             "depth" => match rest.trim().parse::<u32>() {
                 Ok(d) if (1..=9).contains(&d) => {
-                    self.table.limits = Limits {
-                        time: None,
-                        depth: Some(d),
-                    };
+                    self.table.limits = Limits::depth(d);
                     Handled::line(format!("Set the search depth to {d}."))
                 }
                 _ => Handled::note(format!("depth {rest:?}: give 1 to 9")),
             },
             "time" => match rest.trim().parse::<f64>() {
                 Ok(s) if s > 0.0 && s < 1e6 => {
-                    self.table.limits = Limits {
-                        time: Some(std::time::Duration::from_secs_f64(s)),
-                        depth: None,
-                    };
+                    self.table.limits = Limits::per_move(std::time::Duration::from_secs_f64(s));
                     Handled::none()
                 }
                 _ => Handled::note(format!("time {rest:?}: give seconds")),

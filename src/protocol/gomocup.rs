@@ -4,7 +4,7 @@
 //! top. Rule bits (`INFO rule`): 1 exactly five, 4 Renju.
 
 use super::{Handled, Protocol, Table};
-use crate::engine::{Limits, Params};
+use crate::engine::{Clock, Limits, Params};
 use crate::{renju, Color, Game, Point};
 use std::time::Duration;
 
@@ -18,9 +18,8 @@ pub struct Gomocup {
     /// Milliseconds per move (`timeout_turn`), for the whole match (`timeout_match`), left
     /// (`time_left`).
     turn_ms: Option<u64>,
+    match_ms: Option<u64>,
     left_ms: Option<u64>,
-    /// The engine's own limits when the manager gives none.
-    default: Limits,
 }
 
 impl Gomocup {
@@ -31,8 +30,8 @@ impl Gomocup {
             rule: 0,
             board_lines: None,
             turn_ms: None,
+            match_ms: None,
             left_ms: None,
-            default,
         }
     }
 
@@ -69,28 +68,28 @@ impl Gomocup {
         format!("{},{}", p.col(), self.table.game().n() - 1 - p.row())
     }
 
-    /// The time for this move: the per-move limit and a share of what is left, with a margin
-    /// for the manager's own overhead.
-    fn limits(&self) -> Limits {
-        let turn = self.turn_ms.filter(|&t| t > 0);
-        let share = self.left_ms.map(|l| l / 15);
-        let ms = match (turn, share) {
-            (Some(t), Some(s)) => Some(t.min(s)),
-            (t, s) => t.or(s),
-        };
-        match ms {
-            Some(ms) => Limits {
-                time: Some(Duration::from_millis(
-                    ms.saturating_sub(30).max(10) * 8 / 10,
-                )),
-                depth: None,
-            },
-            None => self.default,
+    /// The time for this move ([`Clock::budget`]): a share of what is left of the match
+    /// (`time_left`, or `timeout_match` before the first `time_left`) within the per-move limit
+    /// (`timeout_turn`); `None` (the engine's own limits) when the manager gives neither.
+    fn limits(&self) -> Option<Limits> {
+        let ms = Duration::from_millis;
+        let turn = self.turn_ms.filter(|&t| t > 0).map(ms);
+        let left = self.left_ms.or(self.match_ms.filter(|&t| t > 0)).map(ms);
+        if turn.is_none() && left.is_none() {
+            return None;
         }
+        let clock = Clock {
+            left: left.unwrap_or(Duration::MAX),
+            increment: Duration::ZERO,
+            per_move: turn,
+        };
+        Some(Limits::per_move(clock.budget()))
     }
 
     fn think(&mut self) -> Handled {
-        self.table.limits = self.limits();
+        if let Some(limits) = self.limits() {
+            self.table.limits = limits;
+        }
         match self.table.think() {
             Ok(stones) => Handled::line(self.coords(stones[0])),
             Err(e) => Handled::line(format!("ERROR {e}")),
@@ -115,6 +114,7 @@ impl Gomocup {
         let number = value.parse::<u64>().ok();
         match key.to_ascii_lowercase().as_str() {
             "timeout_turn" => self.turn_ms = number,
+            "timeout_match" => self.match_ms = number,
             "time_left" => self.left_ms = number,
             "rule" => {
                 if let Some(r) = number {

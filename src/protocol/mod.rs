@@ -9,9 +9,10 @@
 pub mod cloudict;
 pub mod gomocup;
 
-use crate::engine::{engine_for, Limits, Params, Player};
+use crate::engine::{engine_for, Clock, Limits, Params, Player};
 use crate::{Board, Color, Game, Point, Record};
 use std::io::{self, BufRead, Write};
+use std::time::Instant;
 
 /// What one input line produced.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -98,8 +99,11 @@ pub struct Table {
     moves: Vec<(Color, Vec<Point>)>,
     params: Params,
     player: Box<dyn Player>,
-    /// The time and depth the engine gets per move.
+    /// The time and depth the engine gets per move, and its game clock, charged with the
+    /// time of every move it thinks about.
     pub limits: Limits,
+    /// The game clock a new game starts with.
+    game_clock: Option<Clock>,
 }
 
 impl Table {
@@ -112,6 +116,7 @@ impl Table {
             player: engine_for(&game, params.clone()),
             params,
             limits,
+            game_clock: limits.clock,
         }
     }
 
@@ -143,6 +148,7 @@ impl Table {
         self.board = Board::new(game);
         self.to_move = Color::Black;
         self.moves.clear();
+        self.limits.clock = self.game_clock;
     }
 
     /// Has somebody won?
@@ -225,7 +231,11 @@ impl Table {
         let record = Record::from_board(self.board.clone(), Some(self.to_move))
             .map_err(|e| e.to_string())?;
         let pos = record.position().map_err(|e| e.to_string())?;
+        let t0 = Instant::now();
         let choice = self.player.choose(&pos, self.limits);
+        if let Some(c) = &mut self.limits.clock {
+            c.charge(t0.elapsed());
+        }
         let side = self.to_move;
         self.play(side, &choice.stones)?;
         Ok(choice.stones)
