@@ -8,6 +8,8 @@
 
 pub mod cloudict;
 pub mod gomocup;
+pub mod gtp;
+pub mod sau;
 
 use crate::engine::{engine_for, Limits, Params, Player};
 use crate::{Board, Color, Game, Point, Record};
@@ -216,6 +218,15 @@ impl Table {
 
     /// The engine's move for the side to move; it is played on the table.
     pub fn think(&mut self) -> Result<Vec<Point>, String> {
+        let stones = self.choose()?;
+        let side = self.to_move;
+        self.play(side, &stones)?;
+        Ok(stones)
+    }
+
+    /// The engine's move for the side to move (as many stones as [`Table::to_move`]'s turn
+    /// holds, fewer when the first wins), without playing it.
+    pub fn choose(&mut self) -> Result<Vec<Point>, String> {
         if let Some(w) = self.winner() {
             return Err(format!("the game is over: {w} has won"));
         }
@@ -225,9 +236,6 @@ impl Table {
         let record = Record::from_board(self.board.clone(), Some(self.to_move))
             .map_err(|e| e.to_string())?;
         let pos = record.position().map_err(|e| e.to_string())?;
-        let choice = self.player.choose(&pos, self.limits);
-        let side = self.to_move;
-        self.play(side, &choice.stones)?;
-        Ok(choice.stones)
+        Ok(self.player.choose(&pos, self.limits).stones)
     }
 }
