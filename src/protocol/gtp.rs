@@ -464,7 +464,8 @@ impl Protocol for Gtp {
         let text = match reply {
             Ok(result) => format!("={id} {result}"),
             Err(message) => {
-                handled.notes.push(format!("{cmd}: {message}"));
+                let what = if cmd.is_empty() { "gtp" } else { cmd };
+                handled.notes.push(format!("{what}: {message}"));
                 format!("?{id} {message}")
             }
         };
