@@ -155,7 +155,7 @@ proptest! {
 /// Protocol sessions with a quick engine (depth 1, shallow threat searches).
 fn sessions() -> Vec<Box<dyn cpbim::protocol::Protocol>> {
     use cpbim::engine::{Limits, Params};
-    use cpbim::protocol::{cloudict::Cloudict, gomocup::Gomocup};
+    use cpbim::protocol::{cloudict::Cloudict, gomocup::Gomocup, gtp::Gtp, sau::Sau};
     let params = Params {
         win_depth: 4,
         threat_depth: 4,
@@ -165,7 +165,10 @@ fn sessions() -> Vec<Box<dyn cpbim::protocol::Protocol>> {
     let limits = Limits::depth(1);
     vec![
         Box::new(Cloudict::new(Game::CONNECT6, params.clone(), limits)),
-        Box::new(Gomocup::new(Game::GOMOKU, params, limits)),
+        Box::new(Gomocup::new(Game::GOMOKU, params.clone(), limits)),
+        Box::new(Sau::new(Game::CONNECT6, params.clone(), limits)),
+        Box::new(Gtp::new(Game::CONNECT6, params.clone(), limits)),
+        Box::new(Gtp::new(Game::RENJU, params, limits)),
     ]
 }
 
@@ -207,11 +210,51 @@ fn protocol_line() -> impl Strategy<Value = String> {
         "RESTART",
         "ABOUT",
         "YXSHOWFORBID",
+        "name?",
+        "move JJ@@",
+        "move KK@@",
+        "move @@JJ",
+        "move JJ@",
+        "error",
+        "end",
+        "quit",
+        "protocol_version",
+        "1 name",
+        "list_commands",
+        "known_command play",
+        "boardsize 19",
+        "boardsize 15",
+        "boardsize 7",
+        "boardsize 99999999999999999999",
+        "clear_board",
+        "komi 6.5",
+        "play b K10",
+        "play w K10",
+        "play b pass",
+        "play w A1",
+        "play black T19",
+        "play w Z99",
+        "play b I5",
+        "genmove b",
+        "genmove w",
+        "genmove white",
+        "undo",
+        "showboard",
+        "time_settings 1 0 0",
+        "time_left b 0.01 0",
+        "time_left w 5 2",
+        "gogui-rules_legal_moves",
+        "gogui-rules_final_result",
+        "gogui-rules_board",
+        "gogui-rules_side_to_move",
+        "3 # comment",
+        "\t\x01play\tb\tJ9",
     ]);
     prop_oneof![
         4 => commands.prop_map(str::to_string),
         1 => any::<String>(),
         1 => "[A-Z ,0-9]{0,12}",
+        1 => "(play|genmove|boardsize|undo|move) [a-zA-Z@]{0,2}[0-9]{0,3}",
     ]
 }
 
@@ -225,6 +268,30 @@ proptest! {
             for line in &lines {
                 let _ = session.handle(line);
             }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+
+    /// GTP's framing holds for every line: no reply (a blank or comment line), or one reply
+    /// starting `=` or `?` and ended by its only empty line.
+    #[test]
+    fn gtp_replies_are_framed(lines in prop::collection::vec(protocol_line(), 0..30)) {
+        use cpbim::engine::{Limits, Params};
+        use cpbim::protocol::{gtp::Gtp, Protocol};
+        let params = Params { win_depth: 4, threat_depth: 4, leaf_depth: 0, ..Params::default() };
+        let limits = Limits::depth(1);
+        let mut gtp = Gtp::new(Game::CONNECT6, params, limits);
+        for line in &lines {
+            let replies = gtp.handle(line).replies;
+            if replies.is_empty() {
+                continue;
+            }
+            prop_assert!(replies[0].starts_with('=') || replies[0].starts_with('?'), "{line:?}: {replies:?}");
+            prop_assert_eq!(replies.last().map(String::as_str), Some(""));
+            prop_assert_eq!(replies.iter().filter(|r| r.is_empty()).count(), 1, "{:?}", replies);
         }
     }
 }

@@ -143,3 +143,272 @@ fn gomocup_as_a_manager_drives_it() {
         .collect();
     assert_eq!(listed, expected, "{out:?}");
 }
+
+/// A line sent in a transcript and the replies expected to it.
+struct Exchange {
+    input: String,
+    expected: Vec<String>,
+    /// What the engine answered (filled by [`run_transcript`]).
+    replies: Vec<String>,
+}
+
+/// A session of a transcript file: the engine's arguments, its exchanges, and the texts its
+/// standard error must contain.
+struct Transcript {
+    line: usize,
+    args: Vec<String>,
+    exchanges: Vec<Exchange>,
+    stderr: Vec<String>,
+}
+
+/// The sessions of `tests/data/protocols/NAME`. Lines: `$ ARGS` starts a session, `> LINE` is
+/// sent, `< TEXT` is expected back (`<` alone: an empty line; `*` any word; a last word `...`
+/// any rest of the line), `! TEXT` must be on standard error; `#` lines and blank lines are
+/// comments.
+fn transcripts(name: &str) -> Vec<Transcript> {
+    let path = format!("{}/tests/data/protocols/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).expect("the transcript reads");
+    let mut sessions: Vec<Transcript> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let here = || format!("{path}:{}", i + 1);
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(args) = line.strip_prefix("$ ") {
+            sessions.push(Transcript {
+                line: i + 1,
+                args: args.split_whitespace().map(str::to_string).collect(),
+                exchanges: Vec::new(),
+                stderr: Vec::new(),
+            });
+            continue;
+        }
+        let session = sessions
+            .last_mut()
+            .unwrap_or_else(|| panic!("{}: no `$`", here()));
+        let (mark, rest) = line.split_at(1);
+        let rest = rest.strip_prefix(' ').unwrap_or(rest).to_string();
+        match mark {
+            ">" => session.exchanges.push(Exchange {
+                input: rest,
+                expected: Vec::new(),
+                replies: Vec::new(),
+            }),
+            "<" => session
+                .exchanges
+                .last_mut()
+                .unwrap_or_else(|| panic!("{}: a reply before any input", here()))
+                .expected
+                .push(rest),
+            "!" => session.stderr.push(rest),
+            _ => panic!("{}: unknown line {line:?}", here()),
+        }
+    }
+    sessions
+}
+
+/// Does `line` match `pattern` (`*` any word, a last word `...` any rest)?
+fn matches(pattern: &str, line: &str) -> bool {
+    let want: Vec<&str> = pattern.split(' ').collect();
+    let got: Vec<&str> = line.split(' ').collect();
+    let (want, open) = match want.split_last() {
+        Some((&"...", head)) => (head, true),
+        _ => (&want[..], false),
+    };
+    let lengths = if open {
+        got.len() >= want.len()
+    } else {
+        got.len() == want.len()
+    };
+    lengths
+        && want
+            .iter()
+            .zip(&got)
+            .all(|(w, g)| *w == *g || (*w == "*" && !g.is_empty()))
+}
+
+/// Run a session through the binary: every reply as the transcript says, in order, standard
+/// error holding its texts, exit status 0. The replies are filed with their exchanges.
+fn run_transcript(t: &mut Transcript) {
+    let input: String = t
+        .exchanges
+        .iter()
+        .map(|e| format!("{}\n", e.input))
+        .collect();
+    let args: Vec<&str> = t.args.iter().map(String::as_str).collect();
+    let (out, err, code) = session(&args, &input);
+    let at = format!("session at line {}", t.line);
+    assert_eq!(code, 0, "{at}: {err}");
+    let expected: Vec<&String> = t.exchanges.iter().flat_map(|e| &e.expected).collect();
+    for (i, (want, got)) in expected.iter().zip(&out).enumerate() {
+        assert!(
+            matches(want, got),
+            "{at}: reply line {i} {got:?}, not {want:?}"
+        );
+    }
+    assert_eq!(out.len(), expected.len(), "{at}: got {out:#?}");
+    for text in &t.stderr {
+        assert!(err.contains(text.as_str()), "{at}: {text:?} not in {err}");
+    }
+    let mut replies = out.into_iter();
+    for e in &mut t.exchanges {
+        e.replies = replies.by_ref().take(e.expected.len()).collect();
+    }
+}
+
+/// SAU stones: Cloudict letters, `@@` for an absent second.
+fn sau_stones(text: &str) -> Vec<Point> {
+    letters(text.trim_end_matches("@@"))
+}
+
+/// Replays the sau sessions on a board of its own: every stone the engine plays is on an
+/// empty point, one on an empty board (`XX@@`), two otherwise.
+#[test]
+fn sau_transcripts() {
+    for mut t in transcripts("sau.txt") {
+        run_transcript(&mut t);
+        let mut board = Board::new(Game::CONNECT6);
+        let mut me = Color::White;
+        for e in &t.exchanges {
+            let (cmd, rest) = e.input.split_once(' ').unwrap_or((&e.input, ""));
+            match cmd {
+                "new" | "end" => {
+                    board = Board::new(Game::CONNECT6);
+                    me = if rest == "black" {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                }
+                "move" if !e.replies.is_empty() => {
+                    for p in sau_stones(rest) {
+                        assert!(board.is_empty(p), "{p} taken");
+                        board.set(p, Some(me.opponent()));
+                    }
+                }
+                _ => {}
+            }
+            if let Some(mine) = e.replies.first().and_then(|r| r.strip_prefix("move ")) {
+                let stones = sau_stones(mine);
+                let needed = if board.stones() == 0 { 1 } else { 2 };
+                assert_eq!(stones.len(), needed, "{mine}");
+                assert_eq!(mine.len(), 4, "{mine}");
+                for p in stones {
+                    assert!(board.is_empty(p), "{mine}: {p} is taken");
+                    board.set(p, Some(me));
+                }
+            }
+        }
+    }
+}
+
+/// A GTP vertex (`K10`: columns without I, row 1 at the bottom) of Connect6.
+fn gtp_point(v: &str) -> Point {
+    const COLUMNS: &str = "ABCDEFGHJKLMNOPQRST";
+    let v = v.to_ascii_uppercase();
+    let col = COLUMNS.find(&v[..1]).expect("a column letter");
+    let row: usize = v[1..].parse().expect("a row number");
+    Point::new(col, row - 1).unwrap()
+}
+
+/// The vertex of a point of Connect6.
+fn gtp_vertex(p: Point) -> String {
+    const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRST";
+    format!("{}{}", COLUMNS[p.col()] as char, p.row() + 1)
+}
+
+/// Replays the gtp sessions on a board of its own: the stones `play` accepted and `genmove`
+/// answered, each of the colour the turn cycle B, W, W, B, B, … gives and on an empty point;
+/// `undo` takes one back; `gogui-rules_legal_moves` lists exactly the empty points (none once
+/// somebody has six) and `gogui-rules_side_to_move` names the colour of the next stone.
+#[test]
+fn gtp_transcripts() {
+    let game = Game::CONNECT6;
+    for mut t in transcripts("gtp.txt") {
+        run_transcript(&mut t);
+        let mut board = Board::new(game);
+        let mut stones: Vec<Point> = Vec::new();
+        for e in &t.exchanges {
+            let Some(first) = e.replies.first().filter(|r| r.starts_with('=')) else {
+                continue;
+            };
+            let result = first.split_once(' ').map_or("", |(_, r)| r);
+            let words: Vec<&str> = e.input.split_whitespace().collect();
+            let words = match words.first() {
+                Some(w) if w.bytes().all(|b| b.is_ascii_digit()) => &words[1..],
+                _ => &words[..],
+            };
+            let turn = game.color_of_stone(stones.len());
+            let mut put = |v: &str, color: &str| {
+                let p = gtp_point(v);
+                assert_eq!(color.chars().next(), turn.name().chars().next(), "{e:?}");
+                assert!(board.is_empty(p), "{v} is taken");
+                board.set(p, Some(turn));
+                stones.push(p);
+            };
+            match words {
+                ["play", color, v] => put(v, color),
+                ["genmove", color] => put(result, color),
+                ["undo"] => board.set(stones.pop().unwrap(), None),
+                ["clear_board"] | ["boardsize", _] => {
+                    board = Board::new(game);
+                    stones.clear();
+                }
+                ["gogui-rules_legal_moves"] => {
+                    let mut listed: Vec<&str> = result.split_whitespace().collect();
+                    listed.sort();
+                    let over = Color::ALL.iter().any(|&c| board.find_win_of(c).is_some());
+                    let mut empty: Vec<String> = if over {
+                        Vec::new()
+                    } else {
+                        game.points()
+                            .filter(|&p| board.is_empty(p))
+                            .map(gtp_vertex)
+                            .collect()
+                    };
+                    empty.sort();
+                    assert_eq!(listed, empty);
+                }
+                ["gogui-rules_side_to_move"] => assert_eq!(result, turn.name()),
+                _ => {}
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for Exchange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?} → {:?}", self.input, self.replies)
+    }
+}
+
+/// `genmove` thinks a whole move on the first stone of a side's turn and answers its second
+/// stone on the next `genmove`: the two are the move the same engine answers over `sau`. When
+/// something changed in between (here the stored point was taken), it thinks again.
+#[test]
+fn gtp_genmove_keeps_the_second_stone() {
+    let (sau, _, _) = session(
+        &["--protocol", "sau", "--depth", "1"],
+        "new white\nmove JJ@@\n",
+    );
+    let whole = sau_stones(sau[0].strip_prefix("move ").expect("a move"));
+    assert_eq!(whole.len(), 2, "{sau:?}");
+    let (out, _, _) = session(
+        &["--protocol", "gtp", "--depth", "1"],
+        "play b K10\ngenmove w\ngenmove w\n",
+    );
+    let vertices: Vec<Point> = out
+        .iter()
+        .filter_map(|l| l.strip_prefix("= "))
+        .map(gtp_point)
+        .collect();
+    assert_eq!(vertices, whole, "{out:?}");
+    let second = gtp_vertex(whole[1]);
+    let (out, _, _) = session(
+        &["--protocol", "gtp", "--depth", "1"],
+        &format!("play b K10\ngenmove w\nundo\nplay w {second}\ngenmove w\n"),
+    );
+    let last = out.iter().rev().find_map(|l| l.strip_prefix("= ")).unwrap();
+    let last = gtp_point(last);
+    assert!(last != whole[1] && last != gtp_point("K10"), "{out:?}");
+}

@@ -5,7 +5,7 @@ use super::limits;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use cpbim::engine::{Clock, Limits, Params};
-use cpbim::protocol::{cloudict::Cloudict, gomocup::Gomocup, serve, Protocol};
+use cpbim::protocol::{cloudict::Cloudict, gomocup::Gomocup, gtp::Gtp, sau::Sau, serve, Protocol};
 use cpbim::Game;
 
 #[derive(Args)]
@@ -40,6 +40,10 @@ enum ProtocolName {
     Cloudict,
     /// Gomocup / Piskvork brain protocol (gomoku, gomoku-standard, renju).
     Gomocup,
+    /// The Chinese championships' referee platform (Connect6).
+    Sau,
+    /// GTP 2 with GoGui's rules commands, one stone a GTP move (Connect6; other games).
+    Gtp,
 }
 
 /// The parameters of `--params FILE`, or the built-in ones.
@@ -82,6 +86,8 @@ pub fn run(args: &EngineArgs) -> Result<()> {
             };
             Box::new(Gomocup::new(game, params, limits))
         }
+        ProtocolName::Sau => Box::new(Sau::new(args.game, params, limits)),
+        ProtocolName::Gtp => Box::new(Gtp::new(args.game, params, limits)),
     };
     let stdin = std::io::stdin();
     serve(proto.as_mut(), stdin.lock(), std::io::stdout())?;

@@ -30,6 +30,19 @@ pub fn points(text: &str) -> Option<Vec<Point>> {
         .collect()
 }
 
+/// The stones of a text of letter pairs ([`points`]), checked against `game`: on its board,
+/// at most one move's worth (p stones).
+pub fn stones_of(game: &Game, text: &str) -> Result<Vec<Point>, String> {
+    let stones = points(text.trim()).ok_or_else(|| format!("bad stones {text:?}"))?;
+    if stones.len() > game.p() {
+        return Err(format!("{text:?}: more than {} stones", game.p()));
+    }
+    match stones.iter().find(|p| !game.contains(**p)) {
+        Some(p) => Err(format!("bad stone {p}: off the board")),
+        None => Ok(stones),
+    }
+}
+
 /// A Cloudict-protocol session.
 pub struct Cloudict {
     table: Table,
@@ -49,15 +62,7 @@ impl Cloudict {
 
     /// The stones of `text`, on the board, at most one move's worth.
     fn stones(&self, text: &str) -> Result<Vec<Point>, String> {
-        let g = self.table.game();
-        let stones = points(text.trim()).ok_or_else(|| format!("bad stones {text:?}"))?;
-        if stones.len() > g.p() {
-            return Err(format!("{text:?}: more than {} stones", g.p()));
-        }
-        match stones.iter().find(|p| !g.contains(**p)) {
-            Some(p) => Err(format!("bad stone {p}: off the board")),
-            None => Ok(stones),
-        }
+        stones_of(self.table.game(), text)
     }
 
     fn think(&mut self) -> Handled {

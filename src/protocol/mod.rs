@@ -8,6 +8,8 @@
 
 pub mod cloudict;
 pub mod gomocup;
+pub mod gtp;
+pub mod sau;
 
 use crate::engine::{engine_for, Clock, Limits, Params, Player};
 use crate::{Board, Color, Game, Point, Record};
@@ -222,6 +224,16 @@ impl Table {
 
     /// The engine's move for the side to move; it is played on the table.
     pub fn think(&mut self) -> Result<Vec<Point>, String> {
+        let stones = self.choose()?;
+        let side = self.to_move;
+        self.play(side, &stones)?;
+        Ok(stones)
+    }
+
+    /// The engine's move for the side to move (as many stones as [`Table::to_move`]'s turn
+    /// holds, fewer when the first wins), without playing it.
+    pub fn choose(&mut self) -> Result<Vec<Point>, String> {
+        let t0 = Instant::now();
         if let Some(w) = self.winner() {
             return Err(format!("the game is over: {w} has won"));
         }
@@ -231,13 +243,10 @@ impl Table {
         let record = Record::from_board(self.board.clone(), Some(self.to_move))
             .map_err(|e| e.to_string())?;
         let pos = record.position().map_err(|e| e.to_string())?;
-        let t0 = Instant::now();
         let choice = self.player.choose(&pos, self.limits);
         if let Some(c) = &mut self.limits.clock {
             c.charge(t0.elapsed());
         }
-        let side = self.to_move;
-        self.play(side, &choice.stones)?;
         Ok(choice.stones)
     }
 }
