@@ -22,8 +22,8 @@
 //!   (the thesis's tree has one stone per ply; merging the two stones of a move is its future
 //!   work).
 //!
-//! Additions, for the yardstick to be legal and sane: a stone that completes a six is played at
-//! once, and the points where either side would complete a six are always among the candidates
+//! Additions, for the yardstick to be legal and sane: a six that the move can complete (one
+//! stone or both) is played at once, and the points where either side would complete a six are always among the candidates
 //! (so an immediate six of the opponent is seen by the search and blocked when one stone can).
 //! The empty board is answered at the centre. Everything is deterministic; time limits are
 //! ignored (a move takes well under a millisecond).
@@ -89,8 +89,9 @@ pub fn values(board: &Board, side: Color) -> Values {
                 .count();
             let (table, add, count) = match (own, opp) {
                 (0, 0) => continue,
-                (i, 0) => (&mut v.attack, C[i - 1], i),
-                (0, i) => (&mut v.defence, P[i - 1], i),
+                // A window already filled (a six on the board) has no point to value.
+                (i, 0) if i < K => (&mut v.attack, C[i - 1], i),
+                (0, i) if i < K => (&mut v.defence, P[i - 1], i),
                 _ => continue,
             };
             for &p in w.iter().filter(|&&p| board.is_empty(p)) {
@@ -170,6 +171,27 @@ pub fn shape(board: &Board, c: Color) -> Shape {
 pub fn leaf(board: &Board, side: Color) -> Shape {
     let (a, b) = (shape(board, side), shape(board, side.opponent()));
     std::array::from_fn(|i| a[i] - b[i])
+}
+
+/// The empty points of a window that `n` stones of `side` fill into a six (none of the
+/// opponent's stones, at least 6 − n of `side`'s), if there is one; fewest points first.
+fn completion(board: &Board, side: Color, n: usize) -> Option<Vec<Point>> {
+    let mut best: Option<Vec<Point>> = None;
+    for line in &board.game().geometry().lines {
+        for w in line.points[..line.len as usize].windows(K) {
+            if w.iter().any(|&p| board.get(p) == Some(side.opponent())) {
+                continue;
+            }
+            let empty: Vec<Point> = w.iter().copied().filter(|&p| board.is_empty(p)).collect();
+            if !empty.is_empty()
+                && empty.len() <= n
+                && best.as_ref().is_none_or(|b| empty.len() < b.len())
+            {
+                best = Some(empty);
+            }
+        }
+    }
+    best
 }
 
 /// The player.
@@ -257,7 +279,15 @@ impl Player for Seed000 {
         let mut nodes = 0;
         let mut won = false;
         let mut first_value = None;
-        for _ in 0..pos.stones_to_place() {
+        let n = pos.stones_to_place();
+        if let Some(w) = completion(&board, side, n) {
+            won = true;
+            for p in w {
+                board.set(p, Some(side));
+                stones.push(p);
+            }
+        }
+        for _ in stones.len()..n {
             let point = if won {
                 // The game is won: any other point completes the move.
                 candidates(&board, side).first().copied()
