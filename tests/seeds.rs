@@ -167,29 +167,19 @@ fn seed000_blocks_the_opponents_six() {
         let after = Plain::from_position(Rules::CONNECT6, &next);
         assert!(
             after.live(1).is_empty(),
-            "{:?} {} {} {:?}",
-            after
-                .live(1)
-                .iter()
-                .map(|w| w.iter().map(|&p| after.name(p)).collect::<Vec<_>>())
-                .collect::<Vec<_>>(),
-            pos.to_diagram(),
-            "black {threat:?}: white played {:?}",
-            names(&c.stones)
+            "black {threat:?}: white played {:?}\n{}",
+            names(&c.stones),
+            pos.to_diagram()
         );
     }
 }
 
 #[test]
 fn seed000_plays_legal_deterministic_games() {
-    let mut decided = 0;
+    // Every move is checked inside; who wins does not matter here.
     for opening in ["J10", "J10 K10 K11", "J10 J11 K9", "D4 E5 E6"] {
-        if self_play(PlayerKind::Seed000, Game::CONNECT6, opening, 60).is_some() {
-            decided += 1;
-        }
+        self_play(PlayerKind::Seed000, Game::CONNECT6, opening, 60);
     }
-    // Not a strength claim: the games are played out legally either way.
-    assert!(decided <= 4);
 }
 
 // ---- seed004 (Gomoku, Renju) ----
