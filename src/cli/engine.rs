@@ -4,7 +4,7 @@
 use super::limits;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use cpbim::engine::{Clock, Limits, Params};
+use cpbim::engine::{Clock, Limits, Params, PlayerKind};
 use cpbim::protocol::{cloudict::Cloudict, gomocup::Gomocup, gtp::Gtp, sau::Sau, serve, Protocol};
 use cpbim::Game;
 
@@ -32,6 +32,10 @@ pub struct EngineArgs {
     /// The engine's weights and widths, a JSON file (docs/engine.md).
     #[arg(long, value_name = "FILE")]
     params: Option<String>,
+    /// Who plays: `cpbim` (the engine), or a baseline player of docs/engine.md: `seed000`
+    /// (Connect6), `seed004` (gomoku, gomoku-standard, renju).
+    #[arg(long, value_name = "NAME", default_value = "cpbim")]
+    player: PlayerKind,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -90,6 +94,10 @@ pub fn run(args: &EngineArgs) -> Result<()> {
         ProtocolName::Gtp => Box::new(Gtp::new(args.game, params, limits)),
     };
     let stdin = std::io::stdin();
+    super::r#move::check_player(args.player, args.params.as_deref())?;
+    proto
+        .set_player(args.player)
+        .map_err(|e| anyhow::anyhow!("--player: {e}"))?;
     serve(proto.as_mut(), stdin.lock(), std::io::stdout())?;
     Ok(())
 }

@@ -4,7 +4,7 @@ use super::input::{self, Inputs};
 use super::{limits, with_game_model, InputArgs, ModelName};
 use anyhow::{Context, Result};
 use clap::Args;
-use cpbim::engine::{Choice, Engine, Limits, Params, Verdict};
+use cpbim::engine::{player_for, Choice, Engine, Limits, Params, PlayerKind, Verdict};
 use cpbim::Point;
 
 #[derive(Args)]
@@ -25,6 +25,10 @@ pub struct MoveArgs {
     /// Print the built-in parameters as JSON and exit.
     #[arg(long, conflicts_with = "position")]
     print_params: bool,
+    /// Who plays: `cpbim` (the engine), or a baseline player of docs/engine.md: `seed000`
+    /// (Connect6), `seed004` (gomoku, gomoku-standard, renju).
+    #[arg(long, value_name = "NAME", default_value = "cpbim")]
+    player: PlayerKind,
     /// One JSON object (docs/json.md).
     #[arg(long)]
     json: bool,
@@ -35,6 +39,7 @@ pub fn run(args: &MoveArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&Params::default())?);
         return Ok(());
     }
+    check_player(args.player, args.params.as_deref())?;
     let params = super::engine::params(args.params.as_deref())?;
     let limits = Limits {
         time: args.time.map(|s| limits::seconds("time", s)).transpose()?,
@@ -53,13 +58,26 @@ pub fn run(args: &MoveArgs) -> Result<()> {
     if pos.board().stones() == pos.game().point_count() {
         anyhow::bail!("the board is full: no move to play");
     }
-    let choice = with_game_model!(pos.game(), ModelName::Cpbim, M => {
-        Engine::<M>::new(params).choose(&pos, limits)
-    });
+    let choice = match args.player {
+        PlayerKind::Cpbim => with_game_model!(pos.game(), ModelName::Cpbim, M => {
+            Engine::<M>::new(params).choose(&pos, limits)
+        }),
+        kind => player_for(kind, pos.game(), params)
+            .map_err(|e| anyhow::anyhow!("--player: {e}"))?
+            .choose(&pos, limits),
+    };
     if args.json {
         println!("{}", choice_json(&choice));
     } else {
         println!("{}", choice_text(&choice));
+    }
+    Ok(())
+}
+
+/// `--params` weighs only the engine: refused with a baseline player.
+pub fn check_player(kind: PlayerKind, params: Option<&str>) -> Result<()> {
+    if kind != PlayerKind::Cpbim && params.is_some() {
+        anyhow::bail!("--params weighs only the cpbim engine, not the baseline player {kind}");
     }
     Ok(())
 }

@@ -10,10 +10,12 @@ pub mod clock;
 pub mod eval;
 pub mod moves;
 pub mod player;
+pub mod seed000;
+pub mod seed004;
 
 pub use clock::Clock;
 pub use eval::Params;
-pub use player::{engine_for, Player};
+pub use player::{engine_for, player_for, Player, PlayerKind};
 
 use crate::geom::{Color, Point};
 use crate::model::{Model, Threat};

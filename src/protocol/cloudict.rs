@@ -108,6 +108,10 @@ impl Cloudict {
 }
 
 impl Protocol for Cloudict {
+    fn set_player(&mut self, kind: crate::engine::PlayerKind) -> Result<(), String> {
+        self.table.set_player(kind)
+    }
+
     fn handle(&mut self, line: &str) -> Handled {
         let line = line.trim();
         let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));

@@ -182,6 +182,10 @@ impl Gomocup {
 }
 
 impl Protocol for Gomocup {
+    fn set_player(&mut self, kind: crate::engine::PlayerKind) -> Result<(), String> {
+        self.table.set_player(kind)
+    }
+
     fn handle(&mut self, line: &str) -> Handled {
         let line = line.trim();
         if let Some(lines) = self.board_lines.as_mut() {

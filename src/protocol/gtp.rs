@@ -452,6 +452,10 @@ impl Gtp {
 }
 
 impl Protocol for Gtp {
+    fn set_player(&mut self, kind: crate::engine::PlayerKind) -> Result<(), String> {
+        self.table.set_player(kind)
+    }
+
     fn handle(&mut self, line: &str) -> Handled {
         let line = clean(line);
         let mut words: Vec<&str> = line.split(' ').filter(|w| !w.is_empty()).collect();

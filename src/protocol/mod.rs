@@ -11,7 +11,7 @@ pub mod gomocup;
 pub mod gtp;
 pub mod sau;
 
-use crate::engine::{engine_for, Clock, Limits, Params, Player};
+use crate::engine::{engine_for, player_for, Clock, Limits, Params, Player, PlayerKind};
 use crate::{Board, Color, Game, Point, Record};
 use std::io::{self, BufRead, Write};
 use std::time::Instant;
@@ -63,6 +63,15 @@ impl Handled {
 pub trait Protocol {
     /// Handle one input line (without its line break).
     fn handle(&mut self, line: &str) -> Handled;
+
+    /// Play as `kind` from now on (`docs/engine.md`, "Baseline players"), or why not. A
+    /// protocol that does not say otherwise has only the engine.
+    fn set_player(&mut self, kind: PlayerKind) -> Result<(), String> {
+        match kind {
+            PlayerKind::Cpbim => Ok(()),
+            _ => Err(format!("this protocol plays only the engine, not {kind}")),
+        }
+    }
 }
 
 /// Run `proto` until it quits or the input ends. Lines that are not UTF-8 are read with
@@ -101,6 +110,9 @@ pub struct Table {
     moves: Vec<(Color, Vec<Point>)>,
     params: Params,
     player: Box<dyn Player>,
+    /// Which player `player` is, and why it cannot play the current game if it cannot.
+    kind: PlayerKind,
+    refused: Option<String>,
     /// The time and depth the engine gets per move, and its game clock, charged with the
     /// time of every move it thinks about.
     pub limits: Limits,
@@ -116,6 +128,8 @@ impl Table {
             to_move: Color::Black,
             moves: Vec::new(),
             player: engine_for(&game, params.clone()),
+            kind: PlayerKind::Cpbim,
+            refused: None,
             params,
             limits,
             game_clock: limits.clock,
@@ -145,12 +159,34 @@ impl Table {
     /// A new game: `game` (the engine is rebuilt when the game changes), empty board.
     pub fn reset(&mut self, game: Game) {
         if game != *self.game() {
-            self.player = engine_for(&game, self.params.clone());
+            self.rebuild(&game);
         }
         self.board = Board::new(game);
         self.to_move = Color::Black;
         self.moves.clear();
         self.limits.clock = self.game_clock;
+    }
+
+    /// Play as `kind` from now on, or why it cannot play the current game (then nothing
+    /// changes).
+    pub fn set_player(&mut self, kind: PlayerKind) -> Result<(), String> {
+        let player = player_for(kind, self.game(), self.params.clone())?;
+        self.player = player;
+        self.kind = kind;
+        self.refused = None;
+        Ok(())
+    }
+
+    /// The player of the kind chosen for `game`; a baseline that does not play it refuses to
+    /// think until the game changes back.
+    fn rebuild(&mut self, game: &Game) {
+        match player_for(self.kind, game, self.params.clone()) {
+            Ok(p) => {
+                self.player = p;
+                self.refused = None;
+            }
+            Err(e) => self.refused = Some(e),
+        }
     }
 
     /// Has somebody won?
@@ -234,6 +270,9 @@ impl Table {
     /// holds, fewer when the first wins), without playing it.
     pub fn choose(&mut self) -> Result<Vec<Point>, String> {
         let t0 = Instant::now();
+        if let Some(e) = &self.refused {
+            return Err(e.clone());
+        }
         if let Some(w) = self.winner() {
             return Err(format!("the game is over: {w} has won"));
         }

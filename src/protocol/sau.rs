@@ -103,6 +103,10 @@ impl Sau {
 }
 
 impl Protocol for Sau {
+    fn set_player(&mut self, kind: crate::engine::PlayerKind) -> Result<(), String> {
+        self.table.set_player(kind)
+    }
+
     fn handle(&mut self, line: &str) -> Handled {
         let line = line.trim();
         let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
