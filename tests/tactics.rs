@@ -3,15 +3,16 @@
 //! * `win` positions: the side to move has a double-threat win (within 16 plies). The engine
 //!   must play a winning move: it says so, and its proof tree checks on the plain board by
 //!   brute force, rooted at the move it plays.
-//! * `defend` positions: the opponent would have a double-threat win if the side to move
-//!   passed, and the move played in the real game holds (after it the opponent has no
-//!   double-threat win within 16 plies, the search exhausted). The engine's move must hold
-//!   too, checked by the same search.
+//! * `defend` positions: the opponent would have a double-threat win (within 16 plies) if the
+//!   side to move passed, and the move played in the real game holds: after it the opponent
+//!   has no double-threat win within 24 plies (the engine's own threat depth), the search
+//!   exhausted. The engine's move must hold too, checked by the same search.
 //!
 //! `cargo test --release --test tactics` checks the first 25 of each; the full measurement
 //! (500 of each at 0.35 s per move, the time of the Cloudict matches) is
 //! `cargo test --release --test tactics -- --ignored --nocapture`
-//! (`CPBIM_TACTICS_TIME=S` changes the time).
+//! (`CPBIM_TACTICS_TIME=S` changes the time, `CPBIM_TACTICS_DEPTH=D` plays to a depth
+//! without a time limit instead, `CPBIM_TACTICS_THREADS=N` sets the engine's threads).
 
 mod common;
 
@@ -23,8 +24,10 @@ use cpbim::{Board, Color, Cpbim, Game, Point, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// The depth in plies of the double-threat searches that pick and check the positions.
-const DEPTH: u32 = 16;
+/// The depth in plies of the double-threat searches that find wins.
+const WIN_DEPTH: u32 = 16;
+/// The depth in plies of the searches that check that a defence holds.
+const HOLD_DEPTH: u32 = 24;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
@@ -32,9 +35,9 @@ enum Kind {
     Defend,
 }
 
-fn solver(max_nodes: u64) -> Solver<Cpbim> {
+fn solver(depth: u32, max_nodes: u64) -> Solver<Cpbim> {
     Solver::new(Config {
-        depth: DEPTH,
+        depth,
         max_nodes: Some(max_nodes),
         ..Config::default()
     })
@@ -56,7 +59,8 @@ fn wins(s: &mut Solver<Cpbim>, board: &Board, attacker: Color) -> Option<bool> {
 /// 1 to 8 whole moves (distinct positions).
 fn positions(count: usize) -> Vec<(Kind, Position)> {
     let games = load_games(&bundled_games_path()).expect("the bundled games");
-    let mut s = solver(200_000);
+    let mut s = solver(WIN_DEPTH, 200_000);
+    let mut hold = solver(HOLD_DEPTH, 2_000_000);
     let mut out: Vec<(Kind, Position)> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let full = |out: &Vec<(Kind, Position)>, k| out.iter().filter(|e| e.0 == k).count() >= count;
@@ -84,7 +88,7 @@ fn positions(count: usize) -> Vec<(Kind, Position)> {
             let Some(real) = g.moves.get(at..at + pos.stones_to_place()) else {
                 continue;
             };
-            if holds(&mut s, &pos, real) == Some(true) {
+            if holds(&mut hold, &pos, real) == Some(true) {
                 out.push((Kind::Defend, pos));
             }
         }
@@ -112,15 +116,23 @@ fn colour(c: Color) -> u8 {
     }
 }
 
-/// Play every position with `time` per move; the failures (and positions the check could not
-/// settle) of each kind.
-fn play(list: &[(Kind, Position)], time: Duration) -> (Vec<String>, Vec<String>, [u32; 2]) {
-    let mut engine = Engine::<Cpbim>::new(Params::default());
-    let mut check = solver(2_000_000);
-    let (mut failed, mut unsettled, mut counts) = (Vec::new(), Vec::new(), [0u32; 2]);
+/// Play every position under `limits` with `threads`; the failures (and positions the check
+/// could not settle) of each kind.
+fn play(
+    list: &[(Kind, Position)],
+    limits: Limits,
+    threads: usize,
+) -> (Vec<String>, Vec<String>, [u32; 2], u64) {
+    let mut engine = Engine::<Cpbim>::new(Params {
+        threads,
+        ..Params::default()
+    });
+    let mut check = solver(HOLD_DEPTH, 2_000_000);
+    let (mut failed, mut unsettled, mut counts, mut nodes) = (Vec::new(), Vec::new(), [0u32; 2], 0);
     for (kind, pos) in list {
         counts[(*kind == Kind::Defend) as usize] += 1;
-        let c = engine.choose(pos, Limits::per_move(time));
+        let c = engine.choose(pos, limits);
+        nodes += c.nodes;
         let what = format!("{kind:?} {} → {:?}", pos.to_stone_list(), c.stones);
         let ok = match kind {
             Kind::Win => win_checks(pos, &c),
@@ -136,7 +148,7 @@ fn play(list: &[(Kind, Position)], time: Duration) -> (Vec<String>, Vec<String>,
             failed.push(format!("{what} {:?}", c.verdict));
         }
     }
-    (failed, unsettled, counts)
+    (failed, unsettled, counts, nodes)
 }
 
 /// A win said and proved from the stones played.
@@ -165,7 +177,7 @@ fn the_engine_plays_wins_and_holding_defences() {
     let list = positions(25);
     assert_eq!(list.len(), 50, "25 positions of each kind in the games");
     assert_eq!(list[0].1.game(), &Game::CONNECT6);
-    let (failed, _, counts) = play(&list, Duration::from_secs(2));
+    let (failed, _, counts, _) = play(&list, Limits::per_move(Duration::from_secs(2)), 1);
     assert_eq!(counts, [25, 25]);
     assert!(failed.is_empty(), "{failed:#?}");
 }
@@ -173,17 +185,20 @@ fn the_engine_plays_wins_and_holding_defences() {
 #[test]
 #[ignore = "the full measurement, several minutes"]
 fn tactics_500_and_500() {
-    let time: f64 = std::env::var("CPBIM_TACTICS_TIME")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0.35);
+    let var = |name: &str| std::env::var(name).ok();
+    let time: f64 = var("CPBIM_TACTICS_TIME").map_or(0.35, |s| s.parse().expect("seconds"));
+    let threads: usize = var("CPBIM_TACTICS_THREADS").map_or(1, |s| s.parse().expect("a count"));
+    let limits = match var("CPBIM_TACTICS_DEPTH") {
+        Some(d) => Limits::depth(d.parse().expect("a depth")),
+        None => Limits::per_move(Duration::from_secs_f64(time)),
+    };
     let t0 = std::time::Instant::now();
     let list = positions(500);
     eprintln!("{} positions chosen in {:.1?}", list.len(), t0.elapsed());
     let t0 = std::time::Instant::now();
-    let (failed, unsettled, counts) = play(&list, Duration::from_secs_f64(time));
+    let (failed, unsettled, counts, nodes) = play(&list, limits, threads);
     eprintln!(
-        "win {} / defend {} positions at {time} s per move in {:.1?}: {} failed, {} unsettled",
+        "win {} / defend {} positions, {limits:?}, {threads} threads, in {:.1?} ({nodes} nodes): {} failed, {} unsettled",
         counts[0],
         counts[1],
         t0.elapsed(),

@@ -32,6 +32,10 @@ pub struct EngineArgs {
     /// The engine's weights and widths, a JSON file (docs/engine.md).
     #[arg(long, value_name = "FILE")]
     params: Option<String>,
+    /// Threads for the engine's safety checks (0: every core; default: the parameter file's
+    /// `threads`, 1).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
     /// Who plays: `cpbim` (the engine), or a baseline player of docs/engine.md: `seed000`
     /// (Connect6), `seed004` (gomoku, gomoku-standard, renju).
     #[arg(long, value_name = "NAME", default_value = "cpbim")]
@@ -50,19 +54,23 @@ enum ProtocolName {
     Gtp,
 }
 
-/// The parameters of `--params FILE`, or the built-in ones.
-pub fn params(path: Option<&str>) -> Result<Params> {
-    match path {
+/// The parameters of `--params FILE`, or the built-in ones; `--threads` over them.
+pub fn params(path: Option<&str>, threads: Option<usize>) -> Result<Params> {
+    let mut params = match path {
         Some(path) => {
             let text = std::fs::read_to_string(path).with_context(|| format!("--params {path}"))?;
-            Params::from_json(&text).map_err(|e| anyhow::anyhow!("--params {path}: {e}"))
+            Params::from_json(&text).map_err(|e| anyhow::anyhow!("--params {path}: {e}"))?
         }
-        None => Ok(Params::default()),
+        None => Params::default(),
+    };
+    if let Some(n) = threads {
+        params.threads = limits::threads(Some(n));
     }
+    Ok(params)
 }
 
 pub fn run(args: &EngineArgs) -> Result<()> {
-    let params = params(args.params.as_deref())?;
+    let params = params(args.params.as_deref(), args.threads)?;
     let limits = match (args.depth, args.game_time) {
         (Some(d), _) => Limits::depth(d),
         (None, None) => Limits::per_move(limits::seconds("time", args.time.unwrap_or(1.0))?),

@@ -22,6 +22,10 @@ pub struct MoveArgs {
     /// their defaults.
     #[arg(long, value_name = "FILE")]
     params: Option<String>,
+    /// Threads for the engine's safety checks (0: every core; default: the parameter file's
+    /// `threads`, 1).
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
     /// Print the built-in parameters as JSON and exit.
     #[arg(long, conflicts_with = "position")]
     print_params: bool,
@@ -40,7 +44,7 @@ pub fn run(args: &MoveArgs) -> Result<()> {
         return Ok(());
     }
     check_player(args.player, args.params.as_deref())?;
-    let params = super::engine::params(args.params.as_deref())?;
+    let params = super::engine::params(args.params.as_deref(), args.threads)?;
     let limits = Limits {
         time: args.time.map(|s| limits::seconds("time", s)).transpose()?,
         depth: args.depth,

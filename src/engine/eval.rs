@@ -45,6 +45,9 @@ pub struct Params {
     /// Root moves that must survive the opponent's threat search before the rest are left
     /// unchecked (and unsearched).
     pub safe_moves: usize,
+    /// Threads for the safety checks of the candidate moves (one per candidate at a time);
+    /// `--threads` sets it.
+    pub threads: usize,
 }
 
 impl Default for Params {
@@ -61,6 +64,7 @@ impl Default for Params {
             leaf_depth: 8,
             leaf_nodes: 2_000,
             safe_moves: 8,
+            threads: 1,
         }
     }
 }
@@ -69,10 +73,10 @@ impl Params {
     /// Read a parameter file (JSON); keys left out keep their defaults.
     pub fn from_json(text: &str) -> Result<Params, String> {
         let p: Params = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        if p.width < 2 || p.pairs < 1 || p.safe_moves < 1 {
+        if p.width < 2 || p.pairs < 1 || p.safe_moves < 1 || p.threads < 1 {
             return Err(format!(
-                "width must be at least 2, pairs and safe_moves at least 1 (width {}, pairs {}, safe_moves {})",
-                p.width, p.pairs, p.safe_moves
+                "width must be at least 2, pairs, safe_moves and threads at least 1 (width {}, pairs {}, safe_moves {}, threads {})",
+                p.width, p.pairs, p.safe_moves, p.threads
             ));
         }
         Ok(p)

@@ -21,7 +21,7 @@ use crate::geom::{Color, Point};
 use crate::model::{Model, Threat};
 use crate::search::proof::ProofNode;
 use crate::search::{Config, Outcome, Solver};
-use crate::Position;
+use crate::{Board, Position};
 use eval::{DECIDED, WIN};
 use fxhash::FxHashMap;
 use moves::Moves;
@@ -123,6 +123,8 @@ pub struct Engine<M: Model> {
     params: Params,
     tt: FxHashMap<u64, Entry>,
     threat: Solver<M>,
+    /// Threat searches of the other threads ([`Params::threads`]).
+    pool: Vec<Solver<M>>,
     /// The small threat search of the alpha-beta leaves.
     leaf: Solver<M>,
     nodes: u64,
@@ -151,6 +153,7 @@ impl<M: Model> Engine<M> {
             params,
             tt: FxHashMap::default(),
             threat,
+            pool: Vec::new(),
             leaf,
             nodes: 0,
             deadline: None,
@@ -215,12 +218,13 @@ impl<M: Model> Engine<M> {
         };
         let part = |k: u32| limits.time.map(|t| t / k);
         self.defence_first(&mut m, side, n, &mut root, part(10));
-        let verdict = self.keep_safe(&mut m, side, &mut root, part(3));
+        let verdict = self.keep_safe(&m, side, &mut root, part(3));
         self.alpha_beta_root(&mut m, side, root, limits, verdict, start)
     }
 
-    /// When the opponent would have a threat win if `side` passed, put moves through the
-    /// stones of its first attack at the front of `root` (the defences most likely to hold).
+    /// When the opponent would have a threat win if `side` passed, put the moves most likely
+    /// to hold at the front of `root`: those through the stones of its attacks, then those
+    /// that make a threat of `side`'s own.
     fn defence_first(
         &mut self,
         m: &mut M,
@@ -237,50 +241,101 @@ impl<M: Model> Engine<M> {
         if s.outcome != Outcome::Win || s.line.is_empty() {
             return;
         }
-        let key: Vec<Point> = s
-            .line
-            .iter()
-            .step_by(2)
-            .take(2)
-            .flatten()
-            .copied()
-            .collect();
+        let key: Vec<Point> = s.line.iter().step_by(2).flatten().copied().collect();
         let mut front = moves::through(m, side, n, &key, &self.params);
+        for mv in moves::counter_threats(m, side, n, &self.params) {
+            if !front.contains(&mv) {
+                front.push(mv);
+            }
+        }
         root.retain(|mv| !front.iter().any(|f| f.stones == mv.stones));
         front.append(root);
         *root = front;
     }
 
     /// Drop the moves after which the opponent has a threat win, checking them in order
-    /// within `time` and stopping once `safe_moves` have held; `Loss` when none holds.
+    /// (`threads` at a time) within `time` and stopping once `safe_moves` have held; `Loss`
+    /// when none holds. Moves whose check ran out of time count only when none was proved
+    /// safe.
     fn keep_safe(
         &mut self,
-        m: &mut M,
+        m: &M,
         side: Color,
         root: &mut Vec<moves::Move>,
         time: Option<Duration>,
     ) -> Verdict {
         let until = time.map(|t| Instant::now() + t);
-        let mut kept = Vec::new();
-        for (i, mv) in root.iter().enumerate() {
-            if kept.len() >= self.params.safe_moves {
-                break;
-            }
+        let threads = self.params.threads.max(1);
+        let (mut safe, mut unsettled) = (Vec::new(), Vec::new());
+        let mut i = 0;
+        while i < root.len() && safe.len() < self.params.safe_moves {
             let left = until.map(|u| u.saturating_duration_since(Instant::now()));
             if left.is_some_and(|l| l.is_zero()) {
+                // Not checked at all: as good as a check that ran out of time.
+                unsettled.extend(root[i..].iter().cloned());
                 break;
             }
-            let each = left.map(|l| l / (root.len() - i).min(self.params.safe_moves) as u32);
-            self.threat_limits(self.params.threat_depth, each, false);
-            if self.holds(m, side, mv) {
-                kept.push(mv.clone());
+            let rounds = (root.len() - i)
+                .min(self.params.safe_moves)
+                .div_ceil(threads);
+            let batch = &root[i..(i + threads).min(root.len())];
+            let each = left.map(|l| l / rounds as u32);
+            for (mv, held) in batch.iter().zip(self.check(m.board(), side, batch, each)) {
+                match held {
+                    Some(true) => safe.push(mv.clone()),
+                    Some(false) => {}
+                    None => unsettled.push(mv.clone()),
+                }
             }
+            i += batch.len();
         }
-        if kept.is_empty() {
+        if !safe.is_empty() {
+            *root = safe;
+        } else if !unsettled.is_empty() {
+            *root = unsettled;
+        } else {
             return Verdict::Loss;
         }
-        *root = kept;
         Verdict::Open
+    }
+
+    /// Does each of `moves` hold ([`holds`])? One on this thread, several on as many threads
+    /// (each with a threat search of its own), each within `time`.
+    fn check(
+        &mut self,
+        board: &Board,
+        side: Color,
+        moves: &[moves::Move],
+        time: Option<Duration>,
+    ) -> Vec<Option<bool>> {
+        let config = self.threat_config(self.params.threat_depth, time, false);
+        if let [mv] = moves {
+            self.threat.set_config(config);
+            let (held, nodes) = holds(&mut self.threat, board, side, mv, &self.stop);
+            self.nodes += nodes;
+            return vec![held];
+        }
+        while self.pool.len() < moves.len() {
+            self.pool.push(Solver::new(config.clone()));
+        }
+        let stop = &self.stop;
+        let results: Vec<(Option<bool>, u64)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .pool
+                .iter_mut()
+                .zip(moves)
+                .map(|(solver, mv)| {
+                    solver.set_config(config.clone());
+                    scope.spawn(move || holds(solver, board, side, mv, stop))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a safety check panicked"))
+                .collect()
+        });
+        self.nodes += results.iter().map(|r| r.1).sum::<u64>();
+        results.into_iter().map(|r| r.0).collect()
     }
 
     /// Stones that complete a winning row of `side` now, topped up to `n` stones.
@@ -312,28 +367,19 @@ impl<M: Model> Engine<M> {
     /// The threat searches that follow go `depth` plies deep and get `time` each (and build
     /// proofs of wins).
     fn threat_limits(&mut self, depth: u32, time: Option<Duration>, proof: bool) {
-        self.threat.set_config(Config {
+        let config = self.threat_config(depth, time, proof);
+        self.threat.set_config(config);
+    }
+
+    /// A threat search `depth` plies deep within `time` (building proofs of wins).
+    fn threat_config(&self, depth: u32, time: Option<Duration>, proof: bool) -> Config {
+        Config {
             depth,
             max_time: time,
             tt_entries: 1 << 16,
             proof,
             ..Config::default()
-        });
-    }
-
-    /// After `mv`, has the opponent no threat win within the threat depth?
-    fn holds(&mut self, m: &mut M, side: Color, mv: &moves::Move) -> bool {
-        for &p in &mv.stones {
-            m.make(p, side);
         }
-        let (outcome, _, nodes) = self
-            .threat
-            .wins_within(m.board(), side.opponent(), &self.stop);
-        for _ in &mv.stones {
-            m.unmake();
-        }
-        self.nodes += nodes;
-        outcome != Outcome::Win
     }
 
     fn alpha_beta_root(
@@ -520,4 +566,26 @@ impl<M: Model> Engine<M> {
         }
         Ok(best)
     }
+}
+
+/// After `mv` of `side` on `board`, has the opponent no threat win within `solver`'s depth?
+/// `None` when the search ran out of time; and the nodes it took.
+fn holds<M: Model>(
+    solver: &mut Solver<M>,
+    board: &Board,
+    side: Color,
+    mv: &moves::Move,
+    stop: &AtomicBool,
+) -> (Option<bool>, u64) {
+    let mut after = board.clone();
+    for &p in &mv.stones {
+        after.set(p, Some(side));
+    }
+    let (outcome, _, nodes) = solver.wins_within(&after, side.opponent(), stop);
+    let held = match outcome {
+        Outcome::Win => Some(false),
+        Outcome::Unknown => None,
+        Outcome::None | Outcome::Nowin => Some(true),
+    };
+    (held, nodes)
 }

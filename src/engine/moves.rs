@@ -4,7 +4,7 @@
 
 use super::eval::Params;
 use crate::geom::{Color, Point, PointSet};
-use crate::model::{blocking_pairs, blocking_points, cover_number, Model, Threat};
+use crate::model::{blocking_pairs, blocking_points, cover_number, Level, Model, Threat};
 use crate::renju;
 
 /// A move: its stones (one or two) and its ordering value.
@@ -165,4 +165,45 @@ pub fn through<M: Model>(
     moves.dedup_by(|a, b| a.stones == b.stones);
     moves.truncate(params.pairs);
     moves
+}
+
+/// Moves of `n` stones for `side` that make a live window of its own (the opponent must
+/// answer them, which may stop its attack): pairs of the points of `side`'s attack windows
+/// (one point when `n` is 1), most live windows first, then by value; at most `pairs`.
+pub fn counter_threats<M: Model>(m: &mut M, side: Color, n: usize, params: &Params) -> Vec<Move> {
+    let points: Vec<Point> = m
+        .candidates(side, Level::Attack)
+        .iter()
+        .filter(|&p| playable(m, side, p))
+        .collect();
+    let value = |m: &M, p: Point| params.point_value(m, p, side);
+    let mut found: Vec<(u8, Move)> = Vec::new();
+    for (i, &x) in points.iter().enumerate() {
+        let partners: &[Point] = if n == 1 { &[] } else { &points[i + 1..] };
+        if n == 1 {
+            m.make(x, side);
+            let t = m.thn(side);
+            m.unmake();
+            if t > 0 {
+                found.push((t, single(x, value(m, x))));
+            }
+            continue;
+        }
+        for &y in partners {
+            m.make(x, side);
+            m.make(y, side);
+            let t = m.thn(side);
+            m.unmake();
+            m.unmake();
+            if t > 0 {
+                found.push((t, pair(x, y, value(m, x) + value(m, y))));
+            }
+        }
+    }
+    found.sort_by(|a, b| {
+        (b.0, b.1.value)
+            .cmp(&(a.0, a.1.value))
+            .then(a.1.stones.cmp(&b.1.stones))
+    });
+    found.into_iter().map(|f| f.1).take(params.pairs).collect()
 }
