@@ -94,21 +94,60 @@ impl Board {
     /// A winning row of `c` anywhere on the board: its first k points.
     pub fn find_win_of(&self, c: Color) -> Option<Vec<Point>> {
         let g = &self.game;
-        for line in &g.geometry().lines {
+        g.geometry().lines.iter().find_map(|line| {
             let points = &line.points[..line.len as usize];
-            let mut i = 0;
-            while i < points.len() {
-                let run = points[i..]
-                    .iter()
-                    .take_while(|&&p| self.get(p) == Some(c))
-                    .count();
-                if run > 0 && g.wins(c, run) {
-                    return Some(points[i..i + g.k()].to_vec());
-                }
-                i += run.max(1);
+            self.runs(points, c)
+                .find(|r| g.wins(c, r.len))
+                .map(|r| points[r.start..r.start + g.k()].to_vec())
+        })
+    }
+
+    /// The maximal runs of `c`'s stones among `points` (a line, in order), with the room
+    /// around each.
+    pub fn runs<'a>(&'a self, points: &'a [Point], c: Color) -> impl Iterator<Item = Run> + 'a {
+        let free = move |p: &&Point| self.get(**p) != Some(c.opponent());
+        let mut i = 0;
+        std::iter::from_fn(move || {
+            while i < points.len() && self.get(points[i]) != Some(c) {
+                i += 1;
             }
-        }
-        None
+            let start = i;
+            while i < points.len() && self.get(points[i]) == Some(c) {
+                i += 1;
+            }
+            (i > start).then(|| Run {
+                start,
+                len: i - start,
+                room_left: points[..start].iter().rev().take_while(free).count(),
+                room_right: points[i..].iter().take_while(free).count(),
+            })
+        })
+    }
+}
+
+/// A maximal run of one colour's stones in a line ([`Board::runs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// Index of its first stone among the line's points.
+    pub start: usize,
+    /// Its stones.
+    pub len: usize,
+    /// Points before it and after it, up to an opponent's stone or the edge (empty or the
+    /// run's colour): how far it could grow.
+    pub room_left: usize,
+    /// See `room_left`.
+    pub room_right: usize,
+}
+
+impl Run {
+    /// Index just past its last stone.
+    pub fn end(&self) -> usize {
+        self.start + self.len
+    }
+
+    /// Could it become a row of `k` (the run and its room together at least `k` long)?
+    pub fn has_room(&self, k: usize) -> bool {
+        self.room_left + self.len + self.room_right >= k
     }
 }
 

@@ -35,7 +35,7 @@ pub mod testsets;
 pub mod text;
 pub mod zobrist;
 
-pub use board::{Board, Position, PositionError};
+pub use board::{Board, Position, PositionError, Run};
 pub use game::{Game, Rule};
 pub use geom::{ByColor, Color, Dir, Point, PointSet};
 pub use model::{Cpbim, Cpbm, Iu, Model, Raw};

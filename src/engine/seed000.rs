@@ -140,27 +140,11 @@ pub fn shape(board: &Board, c: Color) -> Shape {
     let mut v = [0; 6];
     for line in &board.game().geometry().lines {
         let points = &line.points[..line.len as usize];
-        let mut i = 0;
-        while i < points.len() {
-            if board.get(points[i]) != Some(c) {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < points.len() && board.get(points[i]) == Some(c) {
-                i += 1;
-            }
-            let run = i - start;
-            if run >= K {
+        for r in board.runs(points, c) {
+            if r.len >= K {
                 v[0] += 1;
-                continue;
-            }
-            // Room: the stretch of the line without an opponent stone that holds the run.
-            let free = |p: &Point| board.get(*p) != Some(c.opponent());
-            let left = points[..start].iter().rev().take_while(|p| free(p)).count();
-            let right = points[i..].iter().take_while(|p| free(p)).count();
-            if left + run + right >= K {
-                v[K - run] += 1;
+            } else if r.has_room(K) {
+                v[K - r.len] += 1;
             }
         }
     }

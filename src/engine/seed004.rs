@@ -58,32 +58,19 @@ pub fn supports(game: &Game) -> bool {
 pub fn line_score(board: &Board, points: &[Point], c: Color) -> i32 {
     let game = board.game();
     let mut total = 0;
-    let mut i = 0;
-    while i < points.len() {
-        if board.get(points[i]) != Some(c) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < points.len() && board.get(points[i]) == Some(c) {
-            i += 1;
-        }
-        let run = i - start;
-        if run >= K {
-            if game.wins(c, run) {
+    for r in board.runs(points, c) {
+        if r.len >= K {
+            if game.wins(c, r.len) {
                 total += FIVE;
             }
             continue;
         }
-        let free = |p: &Point| board.get(*p) != Some(c.opponent());
-        let left = points[..start].iter().rev().take_while(|p| free(p)).count();
-        let right = points[i..].iter().take_while(|p| free(p)).count();
-        if left + run + right < K {
+        if !r.has_room(K) {
             continue;
         }
-        let open_ends = usize::from(start > 0 && board.is_empty(points[start - 1]))
-            + usize::from(i < points.len() && board.is_empty(points[i]));
-        total += match (run, open_ends) {
+        let open_ends = usize::from(r.start > 0 && board.is_empty(points[r.start - 1]))
+            + usize::from(r.end() < points.len() && board.is_empty(points[r.end()]));
+        total += match (r.len, open_ends) {
             (4, 2) => OPEN_FOUR,
             (4, 1) => FOUR,
             (3, 2) => THREE,
