@@ -27,50 +27,6 @@ fn letters(s: &str) -> Vec<Point> {
         .collect()
 }
 
-#[test]
-fn cloudict_as_connectmore_drives_it() {
-    // The GUI's sequence: name, new black (the engine opens), then the opponent's moves.
-    let (out, err, code) = session(
-        &["--protocol", "cloudict", "--time", "0.2"],
-        "name\nnew black\nmove KJKK\nmove LLLM\nbogus\nmove ZZZZ\nquit\n",
-    );
-    assert_eq!(code, 0);
-    assert_eq!(out[0], "name cpbim");
-    assert_eq!(out[1], "move JJ");
-    assert_eq!(out.len(), 4, "{out:?}");
-    let mut board = Board::new(Game::CONNECT6);
-    board.set(letters("JJ")[0], Some(Color::Black));
-    for (theirs, mine) in [("KJKK", &out[2]), ("LLLM", &out[3])] {
-        for p in letters(theirs) {
-            board.set(p, Some(Color::White));
-        }
-        let mine = mine.strip_prefix("move ").expect("a move reply");
-        assert_eq!(mine.len(), 4, "{mine}");
-        for p in letters(mine) {
-            assert!(board.is_empty(p), "{p} is taken");
-            board.set(p, Some(Color::Black));
-        }
-    }
-    assert!(
-        err.contains("unknown command \"bogus\"") && err.contains("bad stone"),
-        "{err}"
-    );
-    // Playing white: `new white` answers nothing; black's first stone gets two stones back.
-    let (out, _, _) = session(
-        &["--protocol", "cloudict", "--time", "0.2"],
-        "new white\nmove JJ\nquit\n",
-    );
-    assert_eq!(out.len(), 1, "{out:?}");
-    assert!(out[0].starts_with("move ") && out[0].len() == 9, "{out:?}");
-    // Set-up stones, then `next`: the engine plays the side that did not place last.
-    let (out, _, _) = session(
-        &["--protocol", "cloudict"],
-        "new white\nblack JJ\nwhite KJKK\ndepth 1\nnext\nquit\n",
-    );
-    assert_eq!(out[0], "Set the search depth to 1.");
-    assert!(out[1].starts_with("move ") && out[1].len() == 9, "{out:?}");
-}
-
 /// Gomocup x,y (from the top-left corner) to a point of a 15×15 board.
 fn xy(s: &str) -> Point {
     let (x, y) = s.split_once(',').unwrap();
@@ -261,44 +217,66 @@ fn sau_stones(text: &str) -> Vec<Point> {
     letters(text.trim_end_matches("@@"))
 }
 
-/// Replays the sau sessions on a board of its own: every stone the engine plays is on an
-/// empty point, one on an empty board (`XX@@`), two otherwise.
+/// Replays sessions of a protocol with Cloudict's letters (cloudict, sau: `@@` for an absent
+/// stone) on a board of its own: every stone the engine plays is on an empty point, one on an
+/// empty board, two otherwise. `new`/`end` start over, `black`/`white` place set-up stones,
+/// `move` is the opponent's move, and the engine plays the side that did not place last.
+fn replay_letters(t: &Transcript) {
+    let mut board = Board::new(Game::CONNECT6);
+    let mut last = Color::White;
+    for e in &t.exchanges {
+        let (cmd, rest) = e.input.split_once(' ').unwrap_or((&e.input, ""));
+        match cmd {
+            // Black moves first, whoever the engine plays.
+            "new" | "end" => {
+                board = Board::new(Game::CONNECT6);
+                last = Color::White;
+            }
+            "black" | "white" => {
+                last = if cmd == "black" {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                for p in sau_stones(rest) {
+                    board.set(p, Some(last));
+                }
+            }
+            "move" if !e.replies.is_empty() => {
+                last = last.opponent();
+                for p in sau_stones(rest) {
+                    assert!(board.is_empty(p), "{p} taken");
+                    board.set(p, Some(last));
+                }
+            }
+            _ => {}
+        }
+        if let Some(mine) = e.replies.first().and_then(|r| r.strip_prefix("move ")) {
+            let stones = sau_stones(mine);
+            let needed = if board.stones() == 0 { 1 } else { 2 };
+            assert_eq!(stones.len(), needed, "{mine}");
+            last = last.opponent();
+            for p in stones {
+                assert!(board.is_empty(p), "{mine}: {p} is taken");
+                board.set(p, Some(last));
+            }
+        }
+    }
+}
+
 #[test]
 fn sau_transcripts() {
     for mut t in transcripts("sau.txt") {
         run_transcript(&mut t);
-        let mut board = Board::new(Game::CONNECT6);
-        let mut me = Color::White;
-        for e in &t.exchanges {
-            let (cmd, rest) = e.input.split_once(' ').unwrap_or((&e.input, ""));
-            match cmd {
-                "new" | "end" => {
-                    board = Board::new(Game::CONNECT6);
-                    me = if rest == "black" {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                }
-                "move" if !e.replies.is_empty() => {
-                    for p in sau_stones(rest) {
-                        assert!(board.is_empty(p), "{p} taken");
-                        board.set(p, Some(me.opponent()));
-                    }
-                }
-                _ => {}
-            }
-            if let Some(mine) = e.replies.first().and_then(|r| r.strip_prefix("move ")) {
-                let stones = sau_stones(mine);
-                let needed = if board.stones() == 0 { 1 } else { 2 };
-                assert_eq!(stones.len(), needed, "{mine}");
-                assert_eq!(mine.len(), 4, "{mine}");
-                for p in stones {
-                    assert!(board.is_empty(p), "{mine}: {p} is taken");
-                    board.set(p, Some(me));
-                }
-            }
-        }
+        replay_letters(&t);
+    }
+}
+
+#[test]
+fn cloudict_transcripts() {
+    for mut t in transcripts("cloudict.txt") {
+        run_transcript(&mut t);
+        replay_letters(&t);
     }
 }
 
