@@ -103,13 +103,8 @@ pub fn generate<M: Model>(m: &M, side: Color, n: usize, params: &Params) -> Move
         }
     } else {
         let top = &ranked[..ranked.len().min(params.width)];
-        if n == 1 || top.len() < 2 {
-            moves.extend(top.iter().map(|&(p, v)| single(p, v)));
-        } else {
-            for (i, &(x, vx)) in top.iter().enumerate() {
-                moves.extend(top[i + 1..].iter().map(|&(y, vy)| pair(x, y, vx + vy)));
-            }
-        }
+        // One point left: a single stone, even when two are due.
+        moves = combinations(top, if top.len() < 2 { 1 } else { n });
     }
     moves.sort_by(|a, b| b.value.cmp(&a.value).then(a.stones.cmp(&b.stones)));
     moves.dedup_by(|a, b| a.stones == b.stones);
@@ -167,37 +162,40 @@ pub fn through<M: Model>(
     moves
 }
 
+/// Every move of `n` stones (1 or 2) among `points` (with their values): the single points,
+/// or each pair once.
+fn combinations(points: &[(Point, i32)], n: usize) -> Vec<Move> {
+    if n == 1 {
+        return points.iter().map(|&(p, v)| single(p, v)).collect();
+    }
+    let mut moves = Vec::new();
+    for (i, &(x, vx)) in points.iter().enumerate() {
+        moves.extend(points[i + 1..].iter().map(|&(y, vy)| pair(x, y, vx + vy)));
+    }
+    moves
+}
+
 /// Moves of `n` stones for `side` that make a live window of its own (the opponent must
 /// answer them, which may stop its attack): pairs of the points of `side`'s attack windows
 /// (one point when `n` is 1), most live windows first, then by value; at most `pairs`.
 pub fn counter_threats<M: Model>(m: &mut M, side: Color, n: usize, params: &Params) -> Vec<Move> {
-    let points: Vec<Point> = m
+    let points: Vec<(Point, i32)> = m
         .candidates(side, Level::Attack)
         .iter()
         .filter(|&p| playable(m, side, p))
+        .map(|p| (p, params.point_value(m, p, side)))
         .collect();
-    let value = |m: &M, p: Point| params.point_value(m, p, side);
     let mut found: Vec<(u8, Move)> = Vec::new();
-    for (i, &x) in points.iter().enumerate() {
-        let partners: &[Point] = if n == 1 { &[] } else { &points[i + 1..] };
-        if n == 1 {
-            m.make(x, side);
-            let t = m.thn(side);
-            m.unmake();
-            if t > 0 {
-                found.push((t, single(x, value(m, x))));
-            }
-            continue;
+    for mv in combinations(&points, n) {
+        for &p in &mv.stones {
+            m.make(p, side);
         }
-        for &y in partners {
-            m.make(x, side);
-            m.make(y, side);
-            let t = m.thn(side);
+        let threats = m.thn(side);
+        for _ in &mv.stones {
             m.unmake();
-            m.unmake();
-            if t > 0 {
-                found.push((t, pair(x, y, value(m, x) + value(m, y))));
-            }
+        }
+        if threats > 0 {
+            found.push((threats, mv));
         }
     }
     found.sort_by(|a, b| {
