@@ -1,10 +1,10 @@
 //! `cpbim move`: the move the engine plays in a position (docs/engine.md).
 
 use super::input::{self, Inputs};
-use super::{limits, with_game_model, InputArgs, ModelName};
+use super::{limits, InputArgs};
 use anyhow::{Context, Result};
 use clap::Args;
-use cpbim::engine::{player_for, Choice, Engine, Limits, Params, PlayerKind, Verdict};
+use cpbim::engine::{player_for, Choice, Limits, Params, PlayerKind, Verdict};
 use cpbim::Point;
 
 #[derive(Args)]
@@ -62,14 +62,9 @@ pub fn run(args: &MoveArgs) -> Result<()> {
     if pos.board().stones() == pos.game().point_count() {
         anyhow::bail!("the board is full: no move to play");
     }
-    let choice = match args.player {
-        PlayerKind::Cpbim => with_game_model!(pos.game(), ModelName::Cpbim, M => {
-            Engine::<M>::new(params).choose(&pos, limits)
-        }),
-        kind => player_for(kind, pos.game(), params)
-            .map_err(|e| anyhow::anyhow!("--player: {e}"))?
-            .choose(&pos, limits),
-    };
+    let choice = player_for(args.player, pos.game(), params)
+        .map_err(|e| anyhow::anyhow!("--player: {e}"))?
+        .choose(&pos, limits);
     if args.json {
         println!("{}", choice_json(&choice));
     } else {
