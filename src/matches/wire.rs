@@ -7,7 +7,8 @@ use super::process::{EngineProcess, Failure};
 use super::TimeControl;
 use crate::geom::Point;
 use crate::protocol::cloudict::{letters, points};
-use crate::{Game, Rule};
+use crate::protocol::gomocup;
+use crate::Game;
 use std::time::{Duration, Instant};
 
 /// A protocol the referee speaks.
@@ -65,7 +66,7 @@ impl Speaker {
             };
             engine.send(&start)?;
             engine.expect(Instant::now() + START_TIME, |l| l.trim() == "OK")?;
-            engine.send(&format!("INFO rule {}", gomocup_rule(game)))?;
+            engine.send(&format!("INFO rule {}", gomocup::rule_bits(game)))?;
             match time {
                 TimeControl::None => {}
                 TimeControl::PerMove(t) => {
@@ -169,17 +170,8 @@ impl Speaker {
         }
     }
 
-    /// Gomocup coordinates: column from the left, row from the top, from 0.
+    /// Gomocup coordinates ([`gomocup::coords`]).
     fn coords(&self, p: Point) -> String {
-        format!("{},{}", p.col(), self.game.n() - 1 - p.row())
-    }
-}
-
-/// The Gomocup rule bits of `game`: 1 exactly five, 4 Renju.
-fn gomocup_rule(game: &Game) -> u32 {
-    match game.rule() {
-        Rule::Free => 0,
-        Rule::Exact => 1,
-        Rule::Renju => 4,
+        gomocup::coords(&self.game, p)
     }
 }

@@ -108,8 +108,8 @@ impl Cloudict {
 }
 
 impl Protocol for Cloudict {
-    fn set_player(&mut self, kind: crate::engine::PlayerKind) -> Result<(), String> {
-        self.table.set_player(kind)
+    fn table(&mut self) -> &mut Table {
+        &mut self.table
     }
 
     fn handle(&mut self, line: &str) -> Handled {

@@ -5,8 +5,24 @@
 
 use super::{Handled, Protocol, Table};
 use crate::engine::{Clock, Limits, Params};
-use crate::{renju, Color, Game, Point};
+use crate::{renju, Color, Game, Point, Rule};
 use std::time::Duration;
+
+/// `p` in Gomocup coordinates of `game`: `x,y`, the column from the left and the row from the
+/// top, from 0.
+pub fn coords(game: &Game, p: Point) -> String {
+    format!("{},{}", p.col(), game.n() - 1 - p.row())
+}
+
+/// The `INFO rule` bits of `game` (the inverse of what a session reads from them): 1 exactly
+/// five, 4 Renju, 0 freestyle.
+pub fn rule_bits(game: &Game) -> u32 {
+    match game.rule() {
+        Rule::Free => 0,
+        Rule::Exact => 1,
+        Rule::Renju => 4,
+    }
+}
 
 /// A Gomocup session.
 pub struct Gomocup {
@@ -65,7 +81,7 @@ impl Gomocup {
     }
 
     fn coords(&self, p: Point) -> String {
-        format!("{},{}", p.col(), self.table.game().n() - 1 - p.row())
+        coords(self.table.game(), p)
     }
 
     /// The time for this move ([`Clock::budget`]): a share of what is left of the match
@@ -182,8 +198,8 @@ impl Gomocup {
 }
 
 impl Protocol for Gomocup {
-    fn set_player(&mut self, kind: crate::engine::PlayerKind) -> Result<(), String> {
-        self.table.set_player(kind)
+    fn table(&mut self) -> &mut Table {
+        &mut self.table
     }
 
     fn handle(&mut self, line: &str) -> Handled {

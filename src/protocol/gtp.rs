@@ -452,8 +452,8 @@ impl Gtp {
 }
 
 impl Protocol for Gtp {
-    fn set_player(&mut self, kind: crate::engine::PlayerKind) -> Result<(), String> {
-        self.table.set_player(kind)
+    fn table(&mut self) -> &mut Table {
+        &mut self.table
     }
 
     fn handle(&mut self, line: &str) -> Handled {

@@ -64,13 +64,12 @@ pub trait Protocol {
     /// Handle one input line (without its line break).
     fn handle(&mut self, line: &str) -> Handled;
 
-    /// Play as `kind` from now on (`docs/engine.md`, "Baseline players"), or why not. A
-    /// protocol that does not say otherwise has only the engine.
+    /// The session's table (board, turn, player).
+    fn table(&mut self) -> &mut Table;
+
+    /// Play as `kind` from now on (`docs/engine.md`, "Baseline players"), or why not.
     fn set_player(&mut self, kind: PlayerKind) -> Result<(), String> {
-        match kind {
-            PlayerKind::Cpbim => Ok(()),
-            _ => Err(format!("this protocol plays only the engine, not {kind}")),
-        }
+        self.table().set_player(kind)
     }
 }
 

@@ -103,8 +103,8 @@ impl Sau {
 }
 
 impl Protocol for Sau {
-    fn set_player(&mut self, kind: crate::engine::PlayerKind) -> Result<(), String> {
-        self.table.set_player(kind)
+    fn table(&mut self) -> &mut Table {
+        &mut self.table
     }
 
     fn handle(&mut self, line: &str) -> Handled {
