@@ -4,7 +4,7 @@
 //! threat the move must answer), and optionally which moves answer it.
 
 use crate::batch::Solvers;
-use crate::board::{Board, Position};
+use crate::board::{points_text, Board, Position};
 use crate::game::Game;
 use crate::geom::{ByColor, Color, Point};
 use crate::record::{Record, Win};
@@ -398,13 +398,6 @@ fn defenses<M: Model>(
     keys.truncate(10);
     d.key_points = keys;
     d
-}
-
-fn points_text(ps: &[Point]) -> String {
-    ps.iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The JSON object of one boundary: `{"stones", "to_move", "last_move", "live_windows",

@@ -282,9 +282,10 @@ pub enum PositionError {
     },
 }
 
-/// The points of a row, space-separated.
-pub(crate) fn row_text(row: &[Point]) -> String {
-    row.iter()
+/// Points as the game writes them, space-separated: `J10 K10`.
+pub(crate) fn points_text(points: &[Point]) -> String {
+    points
+        .iter()
         .map(|p| p.to_string())
         .collect::<Vec<_>>()
         .join(" ")

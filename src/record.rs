@@ -7,7 +7,7 @@
 //! in progress; [`Record::win`] tells how a finished game ended and [`Record::before_end`] gives
 //! the position the winning move was played from.
 
-use crate::board::{moves_rule, row_text, Board, Position, PositionError};
+use crate::board::{moves_rule, points_text, Board, Position, PositionError};
 use crate::game::Game;
 use crate::geom::{Color, Point};
 use crate::text::excerpt;
@@ -90,7 +90,7 @@ impl Record {
                         index: i + 1,
                         color: w.winner,
                         word: game.row_word().to_string(),
-                        row: row_text(&w.row),
+                        row: points_text(&w.row),
                         ended_at: ended_at + 1,
                     });
                 }
@@ -177,8 +177,8 @@ impl Record {
             }
             [Some(black), Some(white)] => {
                 return Err(PositionError::BothWon {
-                    black: row_text(&black),
-                    white: row_text(&white),
+                    black: points_text(&black),
+                    white: points_text(&white),
                 })
             }
             [Some(ref row), None] | [None, Some(ref row)] => {
@@ -193,7 +193,7 @@ impl Record {
                 if !fits && to_move.is_none() {
                     return Err(PositionError::FinishedCounts {
                         color: winner,
-                        row: row_text(row),
+                        row: points_text(row),
                         black: b,
                         white: w,
                     });
@@ -286,7 +286,7 @@ impl Record {
             Status::Finished(w) => Err(PositionError::AlreadyWon {
                 color: w.winner,
                 word: self.game().row_word().to_string(),
-                row: row_text(&w.row),
+                row: points_text(&w.row),
             }),
             Status::InProgress(pos) => Ok(pos),
         }
@@ -383,7 +383,7 @@ mod tests {
         let r = Record::from_stones(C6, &pts("J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 I5")).unwrap();
         let w = r.win().unwrap();
         assert_eq!(w.winner, Color::Black);
-        assert_eq!(row_text(&w.row), "D5 E5 F5 G5 H5 I5");
+        assert_eq!(points_text(&w.row), "D5 E5 F5 G5 H5 I5");
         assert_eq!(w.last_move, pts("H5 I5"));
         assert_eq!(r.before_end().unwrap().stones().len(), 11);
         assert!(matches!(

@@ -1,6 +1,7 @@
 //! Output formats of `cpbim solve` (`docs/json.md`).
 
 use crate::batch::Answer;
+use crate::board::points_text;
 use crate::record::Win;
 use crate::search::Solution;
 use serde_json::{json, Value};
@@ -46,16 +47,9 @@ pub fn error_json(message: &str) -> Value {
     json!({ "error": message })
 }
 
-fn points(ps: &[crate::Point]) -> String {
-    ps.iter()
-        .map(ToString::to_string)
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
 /// One line of text: `win 12  K10 L11 | M12 N13 | …  (1234 nodes, 0.8 ms)`.
 pub fn solution_text(s: &Solution) -> String {
-    let line: Vec<String> = s.line.iter().map(|m| points(m)).collect();
+    let line: Vec<String> = s.line.iter().map(|m| points_text(m)).collect();
     let mut out = format!("{} {}", s.outcome.name(), s.depth);
     if !line.is_empty() {
         out.push_str("  ");
@@ -73,9 +67,9 @@ pub fn solution_text(s: &Solution) -> String {
 /// five).
 pub fn win_text(w: &Win) -> String {
     let word = crate::game::row_word(w.row.len());
-    let mut out = format!("{} won, {word} {}", w.winner, points(&w.row));
+    let mut out = format!("{} won, {word} {}", w.winner, points_text(&w.row));
     if !w.last_move.is_empty() {
-        out.push_str(&format!(" (last move {})", points(&w.last_move)));
+        out.push_str(&format!(" (last move {})", points_text(&w.last_move)));
     }
     out
 }

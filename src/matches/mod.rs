@@ -12,6 +12,7 @@ pub mod run;
 pub mod stats;
 pub mod wire;
 
+use crate::board::points_text;
 use crate::geom::{Color, Point};
 use crate::protocol::cloudict::letters;
 use crate::{renju, Board, Game};
@@ -270,7 +271,7 @@ pub fn play_game(rules: &Rules, commands: [&str; 2], black: usize, opening: &[Po
             clocks[k] = clocks[k].saturating_sub(used) + increment;
         }
         if let Err(why) = r.play(&stones) {
-            let what = format!("{}: {why}", list(&stones));
+            let what = format!("{}: {why}", points_text(&stones));
             return end(
                 &r,
                 Some(side.opponent()),
@@ -286,15 +287,6 @@ pub fn play_game(rules: &Rules, commands: [&str; 2], black: usize, opening: &[Po
             return end(&r, None, Ending::FullBoard, time, moves);
         }
     }
-}
-
-/// Stones as the game writes them (`J10 K10`).
-fn list(stones: &[Point]) -> String {
-    stones
-        .iter()
-        .map(|p| p.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn failure_ending(f: Failure) -> Ending {
