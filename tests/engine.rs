@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{check_proof, Plain, Rules};
+use common::{assert_legal, check_proof, colour, Plain, Rules};
 use cpbim::engine::{Choice, Engine, Limits, Params, Verdict};
 use cpbim::model::Cpbim5;
 use cpbim::{Color, Cpbim, Game, Model, Position};
@@ -27,35 +27,13 @@ fn choose<M: Model>(pos: &Position, depth: u32) -> Choice {
     Engine::<M>::new(Params::default()).choose(pos, Limits::depth(depth))
 }
 
-fn colour(c: Color) -> u8 {
-    if c == Color::Black {
-        1
-    } else {
-        2
-    }
-}
-
-/// The choice is legal: the right number of distinct empty points (Renju: none forbidden to
-/// black, by the tests' own reference).
-fn assert_legal(pos: &Position, c: &Choice) {
-    let plain = Plain::from_position(Rules::of(pos.game()), pos);
-    assert_eq!(c.stones.len(), pos.stones_to_place(), "{c:?}");
-    let side = colour(pos.to_move());
-    for (i, p) in c.stones.iter().enumerate() {
-        assert!(pos.board().is_empty(*p), "{p} is taken");
-        assert!(!c.stones[..i].contains(p), "{p} twice");
-        let cell = p.row() * plain.rules.m + p.col();
-        assert!(!plain.forbids(side, cell), "{p} is forbidden");
-    }
-}
-
 #[test]
 fn threat_wins_are_played_with_proofs_that_check() {
     for set in ["W12", "W16", "W20"] {
         let depth = set[1..].parse::<u32>().unwrap();
         for pos in testset(set).iter().take(12) {
             let c = choose::<Cpbim>(pos, 1);
-            assert_legal(pos, &c);
+            assert_legal(pos, &c.stones);
             // The sets were made under the canonical rule; the complete rule may win sooner.
             let Verdict::Win(d) = c.verdict else {
                 panic!("{}: {c:?}", pos.to_stone_list())
@@ -94,7 +72,7 @@ fn live_windows_are_blocked_and_moves_are_legal() {
                 continue;
             }
             let c = choose::<Cpbim>(pos, 1);
-            assert_legal(pos, &c);
+            assert_legal(pos, &c.stones);
             for p in &c.stones {
                 plain.cells[p.row() * plain.rules.m + p.col()] = me;
             }
@@ -149,7 +127,7 @@ fn gomoku_and_renju_moves_are_legal() {
         let mut pos = Position::empty(game);
         for _ in 0..40 {
             let c = choose::<Cpbim5>(&pos, 1);
-            assert_legal(&pos, &c);
+            assert_legal(&pos, &c.stones);
             let mut after = pos.board().clone();
             for p in &c.stones {
                 after.set(*p, Some(pos.to_move()));

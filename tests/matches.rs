@@ -26,6 +26,12 @@ fn run_match(extra: &[&str]) -> (serde_json::Value, String) {
     )
 }
 
+/// `cpbim ARGS` exits with status 1 and says `text` on standard error.
+fn refused(args: &[&str], text: &str) {
+    let o = cpbim(args, b"", &[]);
+    assert!(o.code == 1 && o.stderr.contains(text), "{}", o.stderr);
+}
+
 #[test]
 fn two_engines_play_complete_games_with_records() {
     let dir = scratch("records");
@@ -108,25 +114,13 @@ fn bad_arguments_are_refused() {
         &[],
     );
     assert_eq!(o.code, 1, "{}", o.stderr);
-    let o = cpbim(
+    refused(
         &["match", "--engine", "a", "--openings", "/no/such/file"],
-        b"",
-        &[],
+        "no such file",
     );
-    assert!(
-        o.code == 1 && o.stderr.contains("no such file"),
-        "{}",
-        o.stderr
-    );
-    let o = cpbim(
+    refused(
         &["match", "--engine", "a", "--sprt", "5,0,0.05,0.05"],
-        b"",
-        &[],
-    );
-    assert!(
-        o.code == 1 && o.stderr.contains("elo0 < elo1"),
-        "{}",
-        o.stderr
+        "elo0 < elo1",
     );
 }
 
@@ -194,15 +188,9 @@ fn a_gomocup_engine_that_plays_an_occupied_point_loses() {
         (Some(2), Some(2)),
         "{s}"
     );
-    let o = cpbim(
+    refused(
         &["match", "--game", "connect(19,19,6,1,1)", "--engine", "a"],
-        b"",
-        &[],
-    );
-    assert!(
-        o.code == 1 && o.stderr.contains("no protocol plays"),
-        "{}",
-        o.stderr
+        "no protocol plays",
     );
 }
 

@@ -6,7 +6,7 @@
 mod common;
 
 use common::binary::cpbim;
-use common::{Plain, Rules};
+use common::{assert_legal, Plain, Rules};
 use cpbim::engine::{player_for, seed000, seed004, Choice, Limits, Params, Player, PlayerKind};
 use cpbim::{Board, Color, Game, Point, Position, Record};
 
@@ -46,31 +46,6 @@ fn names(stones: &[Point]) -> Vec<String> {
     stones.iter().map(Point::to_string).collect()
 }
 
-fn colour(c: Color) -> u8 {
-    if c == Color::Black {
-        1
-    } else {
-        2
-    }
-}
-
-/// The choice is a legal move: the right number of distinct empty points, none forbidden to
-/// black in Renju by the reference of `tests/common/renju.rs`.
-fn assert_legal(pos: &Position, c: &Choice) {
-    let plain = Plain::from_position(Rules::of(pos.game()), pos);
-    assert_eq!(c.stones.len(), pos.stones_to_place(), "{c:?}");
-    for (i, p) in c.stones.iter().enumerate() {
-        assert!(pos.board().is_empty(*p), "{p} is taken");
-        assert!(!c.stones[..i].contains(p), "{p} twice");
-        let cell = p.row() * plain.rules.m + p.col();
-        assert!(
-            !plain.forbids(colour(pos.to_move()), cell),
-            "{p} is forbidden to black in\n{}",
-            pos.to_diagram()
-        );
-    }
-}
-
 /// Play `kind` against itself from `opening` for at most `plies` moves or until the game ends;
 /// every move checked legal and, for the player, the same when asked twice. Returns the
 /// winner, if any.
@@ -82,7 +57,7 @@ fn self_play(kind: PlayerKind, game: Game, opening: &str, plies: usize) -> Optio
             return None;
         }
         let c = p.choose(&pos, Limits::default());
-        assert_legal(&pos, &c);
+        assert_legal(&pos, &c.stones);
         let again = player(kind, &game).choose(&pos, Limits::default());
         assert_eq!(c.stones, again.stones, "not deterministic");
         let board = after(&pos, &c.stones);
@@ -117,7 +92,7 @@ fn seed000_completes_a_six() {
         Color::Black,
     );
     let c = choose(PlayerKind::Seed000, &pos);
-    assert_legal(&pos, &c);
+    assert_legal(&pos, &c.stones);
     assert!(
         after(&pos, &c.stones).find_win_of(Color::Black).is_some(),
         "{:?}",
@@ -131,7 +106,7 @@ fn seed000_completes_a_six() {
         Color::Black,
     );
     let c = choose(PlayerKind::Seed000, &pos);
-    assert_legal(&pos, &c);
+    assert_legal(&pos, &c.stones);
     assert!(
         after(&pos, &c.stones).find_win_of(Color::Black).is_some(),
         "{:?}",
@@ -160,7 +135,7 @@ fn seed000_blocks_the_opponents_six() {
         white.extend(fill.iter().take(black.len() - 1 - white.len()));
         let pos = position(Game::CONNECT6, &black, &white, Color::White);
         let c = choose(PlayerKind::Seed000, &pos);
-        assert_legal(&pos, &c);
+        assert_legal(&pos, &c.stones);
         let next = Record::from_board(after(&pos, &c.stones), Some(Color::Black))
             .and_then(|r| r.position())
             .unwrap();
@@ -205,7 +180,7 @@ fn seed004_completes_a_five() {
             Color::Black,
         );
         let c = choose(PlayerKind::Seed004, &pos);
-        assert_legal(&pos, &c);
+        assert_legal(&pos, &c.stones);
         assert_eq!(names(&c.stones), ["I8"], "{game}");
         // White completes its own four rather than blocking black's.
         let pos = position(
@@ -233,7 +208,7 @@ fn seed004_blocks_fours() {
             Color::Black,
         );
         let c = choose(PlayerKind::Seed004, &pos);
-        assert_legal(&pos, &c);
+        assert_legal(&pos, &c.stones);
         assert_eq!(names(&c.stones), ["I8"], "{game}");
         // An open four cannot be stopped: still an end is taken.
         let pos = position(
@@ -276,7 +251,7 @@ fn seed004_never_plays_a_forbidden_point_in_renju() {
         "the test's premise"
     );
     let c = choose(PlayerKind::Seed004, &pos);
-    assert_legal(&pos, &c);
+    assert_legal(&pos, &c.stones);
     assert_ne!(c.stones, [i8]);
     // In freestyle Gomoku the same point is the one it wants.
     let free = position(

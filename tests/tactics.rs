@@ -16,7 +16,7 @@
 
 mod common;
 
-use common::{check_proof, Plain, Rules};
+use common::{check_proof, colour, Plain, Rules};
 use cpbim::engine::{Engine, Limits, Params, Verdict};
 use cpbim::games::{bundled_games_path, load_games};
 use cpbim::search::{Config, Outcome, Solver};
@@ -106,14 +106,6 @@ fn holds(s: &mut Solver<Cpbim>, pos: &Position, stones: &[Point]) -> Option<bool
         return Some(true);
     }
     wins(s, &board, pos.to_move().opponent()).map(|w| !w)
-}
-
-fn colour(c: Color) -> u8 {
-    if c == Color::Black {
-        1
-    } else {
-        2
-    }
 }
 
 /// Play every position under `limits` with `threads`; the failures (and positions the check

@@ -220,7 +220,7 @@ impl Plain {
     pub fn from_position(rules: Rules, pos: &cpbim::Position) -> Plain {
         let mut b = Plain::empty(rules);
         for (p, c) in pos.board().iter() {
-            b.cells[p.row() * rules.m + p.col()] = if c == cpbim::Color::Black { 1 } else { 2 };
+            b.cells[p.row() * rules.m + p.col()] = colour(c);
         }
         b
     }
@@ -705,4 +705,30 @@ pub fn reference_solve_for(
         }
     }
     Some(("nowin", limit))
+}
+
+/// The oracle's colour code: 1 black, 2 white.
+pub fn colour(c: cpbim::Color) -> u8 {
+    if c == cpbim::Color::Black {
+        1
+    } else {
+        2
+    }
+}
+
+/// `stones` are a legal move of the side to move of `pos`: the right number of distinct
+/// empty points, none forbidden to black in Renju by the reference of `renju.rs`.
+pub fn assert_legal(pos: &cpbim::Position, stones: &[cpbim::Point]) {
+    let plain = Plain::from_position(Rules::of(pos.game()), pos);
+    assert_eq!(stones.len(), pos.stones_to_place(), "{stones:?}");
+    for (i, p) in stones.iter().enumerate() {
+        assert!(pos.board().is_empty(*p), "{p} is taken");
+        assert!(!stones[..i].contains(p), "{p} twice");
+        let cell = p.row() * plain.rules.m + p.col();
+        assert!(
+            !plain.forbids(colour(pos.to_move()), cell),
+            "{p} is forbidden to black in\n{}",
+            pos.to_diagram()
+        );
+    }
 }
