@@ -33,6 +33,10 @@ pub struct Params {
     pub width: usize,
     /// Moves of two stones kept per node, best pairs by value first.
     pub pairs: usize,
+    /// Second stones tried with each of the `width` best points in a quiet position, valued
+    /// with the first stone on the board (0: every pair of the `width` best points, valued
+    /// one by one).
+    pub partners: usize,
     /// Depth of the search for the mover's own threat win, in plies (whole rounds).
     pub win_depth: u32,
     /// Depth of the searches for the opponent's threat win after each candidate move.
@@ -59,6 +63,7 @@ impl Default for Params {
             defence: [0, 3, 2, 6, 14, 12, 26, 50, 70, 150, 350, 9_000],
             width: 12,
             pairs: 24,
+            partners: 4,
             win_depth: 36,
             threat_depth: 24,
             leaf_depth: 8,

@@ -209,7 +209,7 @@ impl<M: Model> Engine<M> {
                 ..win
             };
         }
-        let mut root = match moves::generate(&m, side, n, &self.params) {
+        let mut root = match moves::generate(&mut m, side, n, &self.params) {
             Moves::Some(mv) => mv,
             Moves::Lost => {
                 let stones = self.any_stones(&m, side, n);

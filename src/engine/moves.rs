@@ -68,7 +68,7 @@ fn ranked_points<M: Model>(m: &M, side: Color, params: &Params) -> Vec<(Point, i
 }
 
 /// The moves of `n` stones (1 or 2) for `side`.
-pub fn generate<M: Model>(m: &M, side: Color, n: usize, params: &Params) -> Moves {
+pub fn generate<M: Model>(m: &mut M, side: Color, n: usize, params: &Params) -> Moves {
     let mut windows: Vec<Threat> = Vec::new();
     m.live_windows(side.opponent(), &mut windows);
     let ranked = ranked_points(m, side, params);
@@ -101,10 +101,14 @@ pub fn generate<M: Model>(m: &M, side: Color, n: usize, params: &Params) -> Move
         if moves.is_empty() {
             return Moves::Lost;
         }
-    } else {
-        let top = &ranked[..ranked.len().min(params.width)];
+    } else if n == 1 || ranked.len() < 2 {
         // One point left: a single stone, even when two are due.
-        moves = combinations(top, if top.len() < 2 { 1 } else { n });
+        let top = &ranked[..ranked.len().min(params.width)];
+        moves = combinations(top, 1);
+    } else if params.partners == 0 {
+        moves = combinations(&ranked[..ranked.len().min(params.width)], 2);
+    } else {
+        moves = conditional_pairs(m, side, &ranked, params);
     }
     moves.sort_by(|a, b| b.value.cmp(&a.value).then(a.stones.cmp(&b.stones)));
     moves.dedup_by(|a, b| a.stones == b.stones);
@@ -126,6 +130,35 @@ fn pair(x: Point, y: Point, value: i32) -> Move {
         stones: if x < y { vec![x, y] } else { vec![y, x] },
         value,
     }
+}
+
+/// Pairs for a quiet position: each of the `width` best points with the `partners` best
+/// second stones valued with the first one on the board (so two stones that build or block
+/// together are seen together), valued by the sum. (`partners` 0: the pairs of the `width`
+/// best points valued one by one.)
+fn conditional_pairs<M: Model>(
+    m: &mut M,
+    side: Color,
+    ranked: &[(Point, i32)],
+    params: &Params,
+) -> Vec<Move> {
+    let mut moves = Vec::new();
+    let mut second: Vec<(i32, Point)> = Vec::with_capacity(ranked.len());
+    for &(x, vx) in &ranked[..ranked.len().min(params.width)] {
+        m.make(x, side);
+        second.clear();
+        second.extend(
+            ranked
+                .iter()
+                .filter(|r| r.0 != x)
+                .map(|&(y, _)| (-params.point_value(m, y, side), y)),
+        );
+        m.unmake();
+        second.sort_unstable();
+        let best = second.iter().take(params.partners);
+        moves.extend(best.map(|&(vy, y)| pair(x, y, vx - vy)));
+    }
+    moves
 }
 
 /// Moves of `n` stones for `side` that put at least one stone on `key` (points the opponent
@@ -204,4 +237,55 @@ pub fn counter_threats<M: Model>(m: &mut M, side: Color, n: usize, params: &Para
             .then(a.1.stones.cmp(&b.1.stones))
     });
     found.into_iter().map(|f| f.1).take(params.pairs).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Cpbim, Game, Position};
+
+    #[test]
+    fn quiet_pairs_value_the_second_stone_with_the_first_on_the_board() {
+        // Black J10 K10 L10 against white's scattered stones; black to move, two stones.
+        let game = Game::CONNECT6;
+        let pts: Vec<Point> = "J10 C3 D16 K10 L10 Q3 Q16"
+            .split_whitespace()
+            .map(|s| game.parse_point(s).unwrap())
+            .collect();
+        let pos = Position::from_stones(game, &pts).unwrap();
+        assert_eq!(pos.to_move(), Color::Black);
+        let mut m = Cpbim::from_board(pos.board());
+        let params = Params::default();
+        let Moves::Some(moves) = generate(&mut m, Color::Black, 2, &params) else {
+            panic!("black has moves");
+        };
+        assert!(moves.len() <= params.pairs);
+        // The best pair extends the row to five: two live windows, a won game.
+        let best = &moves[0];
+        for &p in &best.stones {
+            m.make(p, Color::Black);
+        }
+        assert!(m.thn(Color::Black) >= 2, "{:?}", best.stones);
+        for _ in &best.stones {
+            m.unmake();
+        }
+        // Each pair's value is the first stone's plus the second's with the first played.
+        for mv in &moves {
+            let [x, y] = [mv.stones[0], mv.stones[1]];
+            let with = |a: Point, b: Point, m: &mut Cpbim| {
+                let va = params.point_value(m, a, Color::Black);
+                m.make(a, Color::Black);
+                let vb = params.point_value(m, b, Color::Black);
+                m.unmake();
+                va + vb
+            };
+            let both = [with(x, y, &mut m), with(y, x, &mut m)];
+            assert!(
+                both.contains(&mv.value),
+                "{:?}: {} not in {both:?}",
+                mv.stones,
+                mv.value
+            );
+        }
+    }
 }
