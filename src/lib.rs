@@ -22,6 +22,7 @@ pub mod game;
 pub mod games;
 pub mod geom;
 pub mod kb;
+pub mod limits;
 pub mod matches;
 pub mod model;
 pub mod notation;
