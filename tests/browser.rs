@@ -434,5 +434,56 @@ async fn the_board_in_chromium() {
     page.click("#back").await;
     page.wait_stones(45).await;
     assert_eq!(page.stones().await, 45);
+
+    // Renju: a 15×15 board, black's forbidden points from the server, refused on click.
+    page.c
+        .execute(
+            "const g = document.getElementById('game'); g.value = 'renju'; g.dispatchEvent(new Event('change'));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    page.until(
+        "the Renju board",
+        "return document.querySelectorAll('rect[data-point]').length === 225",
+    )
+    .await;
+    let renju = "H8 A1 I9 A15 J8 O1 I7 O15";
+    page.load(renju).await;
+    page.wait_stones(8).await;
+    let marked = page
+        .js("return Array.from(document.querySelectorAll('[data-forbidden]')).map(e => e.dataset.forbidden)")
+        .await;
+    let marked: Vec<&str> = marked
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let cli = cpbim(
+        &["position", renju, "--game", "renju", "--forbidden"],
+        b"",
+        &[],
+    );
+    let listed = cli.stdout.lines().last().unwrap().to_string();
+    assert!(!marked.is_empty());
+    for pt in &marked {
+        assert!(listed.contains(&format!(" {pt} (")), "{pt} not in {listed}");
+    }
+    page.click(&format!("rect[data-point='{}']", marked[0]))
+        .await;
+    let said = page
+        .until(
+            "the refusal",
+            "return document.getElementById('message').textContent",
+        )
+        .await;
+    assert!(said.as_str().unwrap().contains("forbidden"), "{said}");
+    assert_eq!(page.stones().await, 8);
+    page.place("A3", 9).await;
+    let color = page
+        .js("return document.querySelector('[data-stone=\"A3\"]').dataset.color")
+        .await;
+    assert_eq!(color, json!("black"));
     page.c.close().await.unwrap();
 }
