@@ -589,3 +589,40 @@ async fn a_job_stops_at_the_servers_time_limit() {
     });
     assert!(cut, "the time limit cut no defence search");
 }
+
+/// `cpbim serve --port 0`: the first line names the address, on 127.0.0.1; the page answers
+/// over a real socket.
+#[test]
+fn cpbim_serve_listens_on_localhost() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cpbim"))
+        .args(["serve", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let answer = (|| {
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")?
+            .strip_suffix('/')?
+            .to_string();
+        let mut s = std::net::TcpStream::connect(&addr).ok()?;
+        write!(
+            s,
+            "GET /assets/board.css HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        )
+        .ok()?;
+        let mut text = String::new();
+        s.read_to_string(&mut text).ok()?;
+        Some((addr, text))
+    })();
+    let _ = child.kill();
+    let _ = child.wait();
+    let (addr, text) = answer.unwrap_or_else(|| panic!("no page from {line:?}"));
+    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+}

@@ -602,13 +602,21 @@ pub async fn play(
     }
 }
 
+/// The job a path names (404 for anything but the number of a known job).
+fn job_of(state: &State, id: &str) -> Result<std::sync::Arc<jobs::Job>, ApiError> {
+    let n = id
+        .parse::<u64>()
+        .map_err(|_| ApiError::not_found(format!("no job {}", crate::text::excerpt(id))))?;
+    state.jobs.get(n)
+}
+
 /// `GET /api/jobs/{id}[?wait=1]`: the job's state, progress and result.
 pub async fn job(
     Shared(state): Shared<State>,
-    Path(id): Path<u64>,
+    Path(id): Path<String>,
     Query(wait): Query<Wait>,
 ) -> Response {
-    let job = match state.jobs.get(id) {
+    let job = match job_of(&state, &id) {
         Ok(j) => j,
         Err(e) => return e.into_response(),
     };
@@ -632,8 +640,8 @@ pub async fn job_list(Shared(state): Shared<State>) -> Json<Value> {
 }
 
 /// `DELETE /api/jobs/{id}`: set the job's stop flag; 204.
-pub async fn cancel(Shared(state): Shared<State>, Path(id): Path<u64>) -> Response {
-    match state.jobs.get(id) {
+pub async fn cancel(Shared(state): Shared<State>, Path(id): Path<String>) -> Response {
+    match job_of(&state, &id) {
         Ok(job) => {
             job.cancel();
             StatusCode::NO_CONTENT.into_response()
@@ -643,8 +651,8 @@ pub async fn cancel(Shared(state): Shared<State>, Path(id): Path<u64>) -> Respon
 }
 
 /// `GET /api/jobs/{id}/events`: server-sent events ([`jobs::events`]).
-pub async fn events(Shared(state): Shared<State>, Path(id): Path<u64>) -> Response {
-    match state.jobs.get(id) {
+pub async fn events(Shared(state): Shared<State>, Path(id): Path<String>) -> Response {
+    match job_of(&state, &id) {
         Ok(job) => jobs::events(job).into_response(),
         Err(e) => e.into_response(),
     }
