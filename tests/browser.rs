@@ -223,10 +223,18 @@ async fn the_board_in_chromium() {
     let (driver, driver_url) = start_driver();
     let (server, url) = start_server();
     let _processes = Processes(vec![driver, server]);
-    let page = Page {
-        c: connect(&driver_url).await,
-    };
+    let client = connect(&driver_url).await;
+    let page = Page { c: client.clone() };
+    // The session is closed (and Chromium with it) whether the checks pass or fail.
+    let outcome = tokio::spawn(drive(page, url)).await;
+    let _ = client.close().await;
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
 
+/// Every check of the page, in one browser session.
+async fn drive(page: Page, url: String) {
     // Load: the board is drawn.
     let t0 = Instant::now();
     page.c.goto(&url).await.expect("the page loads");
@@ -485,5 +493,4 @@ async fn the_board_in_chromium() {
         .js("return document.querySelector('[data-stone=\"A3\"]').dataset.color")
         .await;
     assert_eq!(color, json!("black"));
-    page.c.close().await.unwrap();
 }
