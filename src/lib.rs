@@ -9,7 +9,8 @@
 //! [`notation`] (reading and writing positions) → [`kb`] (the build-time knowledge base) →
 //! [`model`] (the four position models behind one trait) → [`search`] (the double-threat
 //! solver) → [`batch`], [`testsets`], [`bench`] (many positions, the paper's benchmark) and
-//! [`opening`], [`analyze`] (opening names, move-by-move analysis of a line).
+//! [`opening`], [`analyze`] (opening names, move-by-move analysis of a line) → [`engine`],
+//! [`protocol`], [`matches`] (playing) → [`server`] (the analysis board in the browser).
 
 #![deny(missing_docs)]
 
@@ -22,6 +23,7 @@ pub mod game;
 pub mod games;
 pub mod geom;
 pub mod kb;
+pub mod limits;
 pub mod matches;
 pub mod model;
 pub mod notation;
@@ -31,6 +33,7 @@ pub mod record;
 pub mod renju;
 pub mod report;
 pub mod search;
+pub mod server;
 pub mod testsets;
 pub mod text;
 pub mod zobrist;

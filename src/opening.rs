@@ -291,6 +291,36 @@ pub fn named_openings() -> Vec<(Opening, Vec<&'static str>)> {
     out
 }
 
+/// Why a line cannot be read ([`parse_line_or_name`]).
+#[derive(Debug, thiserror::Error)]
+pub enum LineError {
+    /// A token meant as an opening name that is none.
+    #[error(transparent)]
+    Name(#[from] NameError),
+    /// Not a game with its play order.
+    #[error(transparent)]
+    Parse(#[from] crate::notation::ParseError),
+    /// The stones of a name that do not make a game.
+    #[error(transparent)]
+    Position(#[from] crate::PositionError),
+}
+
+/// A line: a DIF opening name (`X-J8`, Connect6) or a game in any format that keeps the play
+/// order (what `cpbim analyze` reads).
+pub fn parse_line_or_name(text: &str, how: crate::Reading) -> Result<crate::Record, LineError> {
+    match parse_name(text) {
+        Ok(o) if how.game.is_connect6() => Ok(crate::Record::from_stones(how.game, &o.stones())?),
+        // One token with a dash is meant as a name: say why it is none.
+        Err(e) if is_name_like(text) => Err(e.into()),
+        _ => Ok(crate::parse_line(text, how)?),
+    }
+}
+
+fn is_name_like(text: &str) -> bool {
+    let t = text.trim();
+    t.contains('-') && !t.contains(|c: char| c.is_whitespace() || "(){},\"".contains(c))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,8 +1,13 @@
-//! Output formats of `cpbim solve` (`docs/json.md`).
+//! Output formats of `cpbim solve`, `move` and `position` (`docs/json.md`), shared by the
+//! command line and the server.
 
 use crate::batch::Answer;
-use crate::board::points_text;
-use crate::record::Win;
+use crate::board::{points_text, Board, Position};
+use crate::engine::{Choice, Verdict};
+use crate::geom::Point;
+use crate::notation::{self, Format, WriteError};
+use crate::record::{Record, Win};
+use crate::renju;
 use crate::search::Solution;
 use serde_json::{json, Value};
 
@@ -85,4 +90,76 @@ pub fn answer_text(a: &Answer) -> String {
         Answer::Solved(s) => solution_text(s),
         Answer::Finished(w) => finished_text(w),
     }
+}
+
+/// The JSON object of the engine's choice (`cpbim move --json`): `{"move", "eval", "verdict",
+/// "win_depth", "depth", "pv", "nodes", "time_ms"}`.
+pub fn choice_json(c: &Choice) -> Value {
+    let names = |s: &[Point]| s.iter().map(Point::to_string).collect::<Vec<_>>();
+    let (verdict, depth) = match c.verdict {
+        Verdict::Win(d) => ("win", Some(d)),
+        Verdict::Loss => ("loss", None),
+        Verdict::Open => ("open", None),
+    };
+    json!({
+        "move": names(&c.stones),
+        "eval": c.eval,
+        "verdict": verdict,
+        "win_depth": depth,
+        "depth": c.depth,
+        "pv": c.pv.iter().map(|m| names(m)).collect::<Vec<_>>(),
+        "nodes": c.nodes,
+        "time_ms": (c.time.as_secs_f64() * 1e6).round() / 1e3,
+    })
+}
+
+/// The position a player moves in: the record's game in progress, or why there is no move to
+/// play (the game is over, the board is full).
+pub fn to_play(record: &Record) -> Result<Position, String> {
+    if let Some(w) = record.win() {
+        return Err(format!("the game is over: {}", finished_text(w)));
+    }
+    let pos = record.position().map_err(|e| e.to_string())?;
+    if pos.board().stones() == pos.game().point_count() {
+        return Err("the board is full: no move to play".to_string());
+    }
+    Ok(pos)
+}
+
+/// `record` in `format` as `cpbim position --format` writes it: a finished game written as a
+/// stone list or diagram says so in a comment (which the readers skip); with `forbidden`, a
+/// comment lists black's forbidden points.
+pub fn position_text(
+    record: &Record,
+    format: Format,
+    forbidden: bool,
+) -> Result<String, WriteError> {
+    let mut text = notation::write(record, format)?;
+    let mut comment = |line: String| {
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text += &format!("# {line}\n");
+    };
+    if let (Some(w), Format::List | Format::Diagram) = (record.win(), format) {
+        comment(finished_text(w));
+    }
+    if forbidden {
+        comment(forbidden_text(record.board()));
+    }
+    Ok(text.trim_end_matches('\n').to_string())
+}
+
+/// `forbidden to black: H8 (double three), …` or `…: none`.
+pub fn forbidden_text(board: &Board) -> String {
+    let points: Vec<String> = renju::forbidden_points(board)
+        .into_iter()
+        .map(|(p, why)| format!("{p} ({})", why.name()))
+        .collect();
+    let list = if points.is_empty() {
+        "none".to_string()
+    } else {
+        points.join(", ")
+    };
+    format!("forbidden to black: {list}")
 }

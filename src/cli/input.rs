@@ -157,19 +157,9 @@ fn csv_game(bytes: &[u8], origin: &str, format: Format, id: u64) -> Result<Strin
 }
 
 /// A game given as a DIF opening name (`X-J8`, Connect6) or in any format that keeps the play
-/// order.
+/// order ([`cpbim::opening::parse_line_or_name`]).
 pub fn line_record(text: &str, how: Reading) -> Result<cpbim::Record> {
-    match cpbim::opening::parse_name(text) {
-        Ok(o) if how.game.is_connect6() => Ok(cpbim::Record::from_stones(how.game, &o.stones())?),
-        // One token with a dash is meant as a name: say why it is none.
-        Err(e) if is_name_like(text) => Err(e.into()),
-        _ => Ok(cpbim::parse_line(text, how)?),
-    }
-}
-
-fn is_name_like(text: &str) -> bool {
-    let t = text.trim();
-    t.contains('-') && !t.contains(|c: char| c.is_whitespace() || "(){},\"".contains(c))
+    Ok(cpbim::opening::parse_line_or_name(text, how)?)
 }
 
 /// One game of a command that takes lines (`analyze`, `name`): its line number in a batch

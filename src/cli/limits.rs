@@ -2,7 +2,7 @@
 //! memory: threads, table sizes, times and depths.
 
 use anyhow::{bail, Result};
-use cpbim::search::tt::{TranspositionTable, MAX_ROUNDS};
+use cpbim::search::tt::TranspositionTable;
 use cpbim::Game;
 use std::time::Duration;
 
@@ -66,28 +66,12 @@ pub fn check_tables(entries: usize, tables: usize) -> Result<()> {
     Ok(())
 }
 
-/// `--FLAG SECONDS` as a duration: a positive number; values beyond what a duration holds
-/// are refused (anything above a few centuries is no limit at all).
+/// `--FLAG SECONDS` as a duration ([`cpbim::limits::seconds`]).
 pub fn seconds(flag: &str, t: f64) -> Result<Duration> {
-    if !(t.is_finite() && t > 0.0) {
-        bail!("--{flag} {t}: give a positive number of seconds");
-    }
-    Duration::try_from_secs_f64(t)
-        .map_err(|_| anyhow::anyhow!("--{flag} {t}: too large (at most {} seconds)", u64::MAX))
+    cpbim::limits::seconds(flag, t).map_err(anyhow::Error::msg)
 }
 
-/// `--depth`: whole rounds of `game` (2p plies: 4 in Connect6, 2 in Gomoku), at most the
-/// deepest budget the search holds.
+/// `--depth` in whole rounds of `game` ([`cpbim::limits::depth`]).
 pub fn depth(d: u32, game: &Game) -> Result<u32> {
-    let round = 2 * game.p() as u32;
-    if !d.is_multiple_of(round) {
-        bail!("--depth {d}: depths are whole rounds of {round} plies in {game} (an attack and its defence)");
-    }
-    if d > MAX_ROUNDS * round {
-        bail!(
-            "--depth {d}: at most {} plies in {game}",
-            MAX_ROUNDS * round
-        );
-    }
-    Ok(d)
+    cpbim::limits::depth(d, game).map_err(anyhow::Error::msg)
 }

@@ -12,6 +12,7 @@ mod r#move;
 mod name;
 mod position;
 mod progress;
+mod serve;
 mod solve;
 mod testsets;
 
@@ -66,6 +67,8 @@ enum Command {
     Engine(engine::EngineArgs),
     /// Play two engine processes against each other and report the result with Elo.
     Match(r#match::MatchArgs),
+    /// The analysis board in the browser: a local web server with the page and a JSON API.
+    Serve(serve::ServeArgs),
 }
 
 /// Where the games come from and how to read them: a position argument, a game of a CSV file,
@@ -319,5 +322,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Move(args) => r#move::run(&args),
         Command::Engine(args) => engine::run(&args),
         Command::Match(args) => r#match::run(&args),
+        Command::Serve(args) => serve::run(&args),
     }
 }

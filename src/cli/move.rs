@@ -5,6 +5,7 @@ use super::{limits, InputArgs};
 use anyhow::{Context, Result};
 use clap::Args;
 use cpbim::engine::{player_for, Choice, Limits, Params, PlayerKind, Verdict};
+use cpbim::report::choice_json;
 use cpbim::Point;
 
 #[derive(Args)]
@@ -55,13 +56,7 @@ pub fn run(args: &MoveArgs) -> Result<()> {
         Inputs::Lines(lines) => one_game(&lines)?,
     };
     let record = cpbim::parse_record(&text, args.input.reading())?;
-    if let Some(w) = record.win() {
-        anyhow::bail!("the game is over: {}", cpbim::report::finished_text(w));
-    }
-    let pos = record.position()?;
-    if pos.board().stones() == pos.game().point_count() {
-        anyhow::bail!("the board is full: no move to play");
-    }
+    let pos = cpbim::report::to_play(&record).map_err(anyhow::Error::msg)?;
     let choice = player_for(args.player, pos.game(), params)
         .map_err(|e| anyhow::anyhow!("--player: {e}"))?
         .choose(&pos, limits);
@@ -122,23 +117,4 @@ fn choice_text(c: &Choice) -> String {
         c.nodes,
         c.time.as_secs_f64() * 1e3
     )
-}
-
-fn choice_json(c: &Choice) -> serde_json::Value {
-    let names = |s: &[Point]| s.iter().map(Point::to_string).collect::<Vec<_>>();
-    let (verdict, depth) = match c.verdict {
-        Verdict::Win(d) => ("win", Some(d)),
-        Verdict::Loss => ("loss", None),
-        Verdict::Open => ("open", None),
-    };
-    serde_json::json!({
-        "move": names(&c.stones),
-        "eval": c.eval,
-        "verdict": verdict,
-        "win_depth": depth,
-        "depth": c.depth,
-        "pv": c.pv.iter().map(|m| names(m)).collect::<Vec<_>>(),
-        "nodes": c.nodes,
-        "time_ms": (c.time.as_secs_f64() * 1e6).round() / 1e3,
-    })
 }

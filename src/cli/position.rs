@@ -4,8 +4,7 @@ use super::input::{self, Inputs};
 use super::InputArgs;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use cpbim::notation::{self, Format};
-use cpbim::renju;
+use cpbim::notation::Format;
 use cpbim::Record;
 
 #[derive(Args)]
@@ -48,37 +47,9 @@ impl FormatName {
     }
 }
 
-/// `record` in `format`; a finished game written as a stone list or diagram says so in a
-/// comment (which the readers skip); with `forbidden`, a comment lists black's forbidden points.
+/// `record` in `format`, with the comments of [`cpbim::report::position_text`].
 fn written(record: &Record, format: Format, forbidden: bool) -> Result<String> {
-    let mut text = notation::write(record, format)?;
-    let mut comment = |line: String| {
-        if !text.ends_with('\n') {
-            text.push('\n');
-        }
-        text += &format!("# {line}\n");
-    };
-    if let (Some(w), Format::List | Format::Diagram) = (record.win(), format) {
-        comment(cpbim::report::finished_text(w));
-    }
-    if forbidden {
-        comment(forbidden_text(record.board()));
-    }
-    Ok(text.trim_end_matches('\n').to_string())
-}
-
-/// `forbidden to black: H8 (double three), …` or `…: none`.
-fn forbidden_text(board: &cpbim::Board) -> String {
-    let points: Vec<String> = renju::forbidden_points(board)
-        .into_iter()
-        .map(|(p, why)| format!("{p} ({})", why.name()))
-        .collect();
-    let list = if points.is_empty() {
-        "none".to_string()
-    } else {
-        points.join(", ")
-    };
-    format!("forbidden to black: {list}")
+    Ok(cpbim::report::position_text(record, format, forbidden)?)
 }
 
 pub fn run(args: &PositionArgs) -> Result<()> {

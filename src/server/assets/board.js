@@ -1,0 +1,725 @@
+// The analysis board of `cpbim serve` (docs/board.md): plain JavaScript, no framework.
+// The page keeps the game as a list of points in play order and a cursor; every change asks
+// the server for the position (POST /api/position), which tells the board size, the side to
+// move, the stones still to place, the end of a finished game and Renju's forbidden points.
+'use strict';
+
+const S = {
+  game: 'connect6',
+  stones: [],      // the game line: points in play order
+  cursor: 0,       // stones of the line on the board
+  fixed: null,     // the text of a record without a play order (a diagram)
+  pos: null,       // the last position object
+  overlay: null,   // what is drawn over the stones: a solve line, a proof walk, a hint, …
+  job: null,       // the job running: {id, source}
+  play: null,      // a game against the engine: {human, time, depth}
+  solve: null,     // the last solve result: {result, path}
+  analysis: null,  // the last analysis objects
+  seq: 0,          // number of the last position request (older answers are dropped)
+};
+
+const $ = (id) => document.getElementById(id);
+const SVG = 'http://www.w3.org/2000/svg';
+const CELL = 30;
+const MARGIN = 30;
+const LETTERS = 'ABCDEFGHIJKLMNOPQRST';
+
+// ---------- the game's turns (q stones first, then p a move) ----------
+
+function pq() {
+  return S.pos ? [S.pos.p, S.pos.q] : [2, 1];
+}
+
+// Stones at the last move boundary at or before n.
+function boundaryAtOrBefore(n) {
+  const [p, q] = pq();
+  if (n < q) return 0;
+  return q + Math.floor((n - q) / p) * p;
+}
+
+// The next move boundary after n (or n itself when the line ends there).
+function boundaryAfter(n) {
+  const [p, q] = pq();
+  if (n < q) return q;
+  return q + (Math.floor((n - q) / p) + 1) * p;
+}
+
+function colorOfStone(i) {
+  const [p, q] = pq();
+  if (i < q) return 'black';
+  return Math.floor((i - q) / p) % 2 === 0 ? 'white' : 'black';
+}
+
+// ---------- talking to the server ----------
+
+async function api(path, body) {
+  const r = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const type = r.headers.get('Content-Type') || '';
+  const data = type.includes('json') ? await r.json() : await r.text();
+  if (!r.ok) throw new Error(data && data.error ? data.error : String(data));
+  return data;
+}
+
+function gameName() {
+  return $('game').value.trim() || 'connect6';
+}
+
+// The record of the position on the board: whole moves, and the stones of a move in progress.
+function request() {
+  if (S.fixed !== null) {
+    const r = { game: S.game, record: S.fixed };
+    const side = $('to-move').value;
+    if (side) r.to_move = side;
+    return { body: r, pending: [] };
+  }
+  const whole = boundaryAtOrBefore(S.cursor);
+  const line = S.stones.slice(0, S.cursor);
+  return {
+    body: { game: S.game, record: line.slice(0, whole).join(' '), pending: line.slice(whole) },
+    pending: line.slice(whole),
+  };
+}
+
+// The record of the position to search: whole moves only.
+function searchRecord() {
+  const { body, pending } = request();
+  if (pending.length) throw new Error('finish the move first: ' + pending.length + ' of its stones are placed');
+  const r = { game: body.game, record: body.record };
+  if (body.to_move) r.to_move = body.to_move;
+  return r;
+}
+
+function say(text) {
+  $('message').textContent = text || '';
+}
+
+async function refresh(keepOverlay) {
+  const seq = ++S.seq;
+  const { body } = request();
+  try {
+    const pos = await api('/api/position', body);
+    if (seq !== S.seq) return;
+    S.pos = pos;
+    if (!keepOverlay) S.overlay = null;
+    say('');
+    draw();
+  } catch (e) {
+    if (seq !== S.seq) return;
+    say(e.message);
+  }
+  status();
+}
+
+function status() {
+  const p = S.pos;
+  if (!p) return;
+  let text;
+  if (p.finished) {
+    text = `${p.finished.winner} won`;
+  } else {
+    text = `${p.to_move} to move` + (p.stones_to_place > 0 ? `, ${p.stones_to_place} stone${p.stones_to_place > 1 ? 's' : ''} to place` : '');
+  }
+  $('status').textContent = `${p.game}: ${text}`;
+  $('counter').textContent = S.fixed !== null ? 'diagram' : `${S.cursor}/${S.stones.length} stones`;
+  $('list').textContent = p.list || '(a diagram: no play order)';
+  document.body.dataset.toMove = p.to_move;
+  document.body.dataset.stones = S.fixed !== null ? p.stones.length : S.cursor;
+  document.body.dataset.finished = p.finished ? p.finished.winner : '';
+}
+
+// ---------- drawing ----------
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function parsePoint(name) {
+  const col = LETTERS.indexOf(name[0].toUpperCase());
+  const row = parseInt(name.slice(1), 10) - 1;
+  return [col, row];
+}
+
+function xy(name) {
+  const [c, r] = parsePoint(name);
+  return [MARGIN + CELL * c, MARGIN + CELL * (S.pos.rows - 1 - r)];
+}
+
+function draw() {
+  const p = S.pos;
+  const svg = $('board');
+  svg.innerHTML = '';
+  const w = MARGIN * 2 + CELL * (p.columns - 1);
+  const h = MARGIN * 2 + CELL * (p.rows - 1);
+  svg.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  svg.dataset.columns = p.columns;
+  svg.dataset.rows = p.rows;
+  const grid = el('g', { class: 'grid' }, svg);
+  for (let c = 0; c < p.columns; c++) {
+    const x = MARGIN + CELL * c;
+    el('line', { x1: x, y1: MARGIN, x2: x, y2: h - MARGIN }, grid);
+    el('text', { x, y: MARGIN / 2 - 2, class: 'label' }, svg).textContent = LETTERS[c];
+    el('text', { x, y: h - MARGIN / 2 + 2, class: 'label' }, svg).textContent = LETTERS[c];
+  }
+  for (let r = 0; r < p.rows; r++) {
+    const y = MARGIN + CELL * r;
+    el('line', { x1: MARGIN, y1: y, x2: w - MARGIN, y2: y }, grid);
+    el('text', { x: MARGIN / 2 - 2, y, class: 'label' }, svg).textContent = p.rows - r;
+    el('text', { x: w - MARGIN / 2 + 2, y, class: 'label' }, svg).textContent = p.rows - r;
+  }
+  const occupied = new Map();
+  for (const [pt, color] of p.stones) occupied.set(pt, color);
+  for (const [pt, color] of p.pending) occupied.set(pt, color);
+  // Stones.
+  const stones = el('g', { id: 'stones' }, svg);
+  for (const [pt, color] of p.stones) stone(stones, pt, color, '');
+  for (const [pt, color] of p.pending) stone(stones, pt, color, ' pending');
+  // The last move.
+  if (S.fixed === null && S.cursor > 0 && !S.overlay) {
+    const from = p.pending.length ? boundaryAtOrBefore(S.cursor) : lastMoveStart(S.cursor);
+    for (const pt of S.stones.slice(from, S.cursor)) {
+      const [x, y] = xy(pt);
+      el('circle', { cx: x, cy: y, r: 5, class: 'last', 'data-last': pt }, svg);
+    }
+  }
+  // The winning row of a finished game.
+  if (p.finished && p.finished.row.length) {
+    const [x1, y1] = xy(p.finished.row[0]);
+    const [x2, y2] = xy(p.finished.row[p.finished.row.length - 1]);
+    el('line', { x1, y1, x2, y2, class: 'row', 'data-row': p.finished.row.join(' ') }, svg);
+  }
+  // Renju: black's forbidden points.
+  for (const [pt, why] of p.forbidden) {
+    const [x, y] = xy(pt);
+    const d = 5;
+    el('path', { d: `M${x - d} ${y - d}L${x + d} ${y + d}M${x - d} ${y + d}L${x + d} ${y - d}`, class: 'forbidden', 'data-forbidden': pt }, svg)
+      .appendChild(title(`forbidden to black: ${why}`));
+  }
+  drawOverlay(svg, occupied);
+  // The points to click, on top.
+  const pts = el('g', { id: 'points' }, svg);
+  for (let c = 0; c < p.columns; c++) {
+    for (let r = 0; r < p.rows; r++) {
+      const name = LETTERS[c] + (r + 1);
+      const [x, y] = xy(name);
+      el('rect', { x: x - CELL / 2, y: y - CELL / 2, width: CELL, height: CELL, class: 'pt', 'data-point': name }, pts);
+    }
+  }
+}
+
+function title(text) {
+  const t = document.createElementNS(SVG, 'title');
+  t.textContent = text;
+  return t;
+}
+
+// Stones of the move that ends at stone n (its first stone's index).
+function lastMoveStart(n) {
+  const [p, q] = pq();
+  if (n <= q) return 0;
+  return n - 1 - ((n - 1 - q) % p);
+}
+
+function stone(parent, pt, color, extra) {
+  const [x, y] = xy(pt);
+  el('circle', { cx: x, cy: y, r: CELL / 2 - 2, class: `stone ${color}${extra}`, 'data-stone': pt, 'data-color': color }, parent);
+}
+
+// A solve line or a proof walk: numbered stones (attacker red ring, defender blue ring);
+// a hint; the threat and key points of an analysed boundary.
+function drawOverlay(svg, occupied) {
+  const o = S.overlay;
+  if (!o) return;
+  const g = el('g', { id: 'overlay' }, svg);
+  if (o.moves) {
+    const attacker = o.attacker;
+    const defender = attacker === 'black' ? 'white' : 'black';
+    o.moves.forEach((move, i) => {
+      const color = i % 2 === 0 ? attacker : defender;
+      for (const pt of move) {
+        const [x, y] = xy(pt);
+        const s = el('g', { class: `line-stone ${i % 2 === 0 ? 'attack' : 'defense'}`, 'data-move-number': i + 1, 'data-point': pt }, g);
+        el('circle', { cx: x, cy: y, r: CELL / 2 - 2, class: `stone ${color}` }, s);
+        el('text', { x, y, class: `num ${color}` }, s).textContent = i + 1;
+      }
+    });
+  }
+  if (o.hint) {
+    for (const pt of o.hint) {
+      const [x, y] = xy(pt);
+      el('circle', { cx: x, cy: y, r: 7, class: 'hint', 'data-hint': pt }, g);
+    }
+  }
+  for (const pt of o.threat || []) {
+    const [x, y] = xy(pt);
+    const d = 7;
+    el('path', { d: `M${x - d} ${y - d}L${x + d} ${y + d}M${x - d} ${y + d}L${x + d} ${y - d}`, class: 'threat', 'data-threat': pt }, g);
+  }
+  for (const [pt, n] of o.keys || []) {
+    const [x, y] = xy(pt);
+    el('circle', { cx: x, cy: y, r: 9, class: 'key', 'data-key-point': pt }, g).appendChild(title(`${pt}: in ${n} holding defences`));
+  }
+}
+
+// ---------- set-up: clicks, undo, redo, stepping ----------
+
+function place(pt) {
+  const p = S.pos;
+  if (!p) return;
+  if (S.job && S.job.kind !== 'move') cancelJob();
+  if (S.fixed !== null) return say('a diagram has no play order: load a game with its order, or add stones to it as a stone list');
+  if (p.finished) return say(`the game is over: ${p.finished.winner} won`);
+  if (S.play && p.to_move !== S.play.human) return say('the engine is to move');
+  const on = S.stones.slice(0, S.cursor);
+  if (on.includes(pt)) {
+    if (on[on.length - 1] === pt && !S.play) return undo();
+    return say(`${pt} is taken`);
+  }
+  const forbidden = p.forbidden.find(([f]) => f === pt);
+  if (forbidden) return say(`${pt} is forbidden to black (${forbidden[1]})`);
+  S.stones = on.concat([pt]);
+  S.cursor = S.stones.length;
+  refresh().then(afterHumanMove);
+}
+
+function undo() {
+  if (S.fixed !== null || S.cursor === 0) return;
+  S.cursor -= 1;
+  refresh();
+}
+
+function redo() {
+  if (S.fixed !== null || S.cursor >= S.stones.length) return;
+  S.cursor += 1;
+  refresh();
+}
+
+function go(n) {
+  if (S.fixed !== null) return;
+  S.cursor = Math.max(0, Math.min(S.stones.length, n));
+  refresh();
+}
+
+function back() {
+  go(S.cursor === boundaryAtOrBefore(S.cursor) ? boundaryAtOrBefore(S.cursor - 1) : boundaryAtOrBefore(S.cursor));
+}
+
+function forward() {
+  go(boundaryAfter(S.cursor));
+}
+
+function clearBoard() {
+  stopPlay();
+  S.stones = [];
+  S.cursor = 0;
+  S.fixed = null;
+  refresh();
+}
+
+async function newGame() {
+  S.game = gameName();
+  S.stones = [];
+  S.cursor = 0;
+  S.fixed = null;
+  stopPlay();
+  clearResults();
+  await refresh();
+}
+
+function clearResults() {
+  $('solve-result').textContent = '';
+  $('proof').innerHTML = '';
+  $('analysis').innerHTML = '';
+  S.solve = null;
+  S.analysis = null;
+}
+
+async function load() {
+  const text = $('record-text').value;
+  const game = gameName();
+  const body = { game, record: text };
+  const side = $('to-move').value;
+  if (side) body.to_move = side;
+  try {
+    const pos = await api('/api/position', body);
+    S.game = game;
+    stopPlay();
+    clearResults();
+    if (pos.ordered) {
+      S.fixed = null;
+      S.stones = pos.stones.map(([pt]) => pt);
+      S.cursor = S.stones.length;
+    } else {
+      S.fixed = text;
+      S.stones = [];
+      S.cursor = 0;
+    }
+    S.pos = pos;
+    await refresh();
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+// ---------- jobs: progress, result, cancel ----------
+
+async function startJob(kind, path, body, onResult) {
+  if (S.job) cancelJob();
+  let started;
+  try {
+    started = await api(path, body);
+  } catch (e) {
+    say(e.message);
+    return;
+  }
+  const source = new EventSource(started.events);
+  const job = { id: started.id, kind, source };
+  S.job = job;
+  $('job').hidden = false;
+  $('job-kind').textContent = kind;
+  $('job-progress').textContent = '';
+  const done = () => {
+    source.close();
+    if (S.job === job) {
+      S.job = null;
+      $('job').hidden = true;
+    }
+  };
+  source.addEventListener('progress', (ev) => {
+    const p = JSON.parse(ev.data);
+    let text = `${(p.elapsed_ms / 1000).toFixed(1)} s`;
+    if (p.searches) text += `, searches ${p.searches_done}/${p.searches}, boundary ${p.boundaries_done}/${p.boundaries}`;
+    $('job-progress').textContent = text;
+  });
+  source.addEventListener('result', (ev) => {
+    done();
+    onResult(JSON.parse(ev.data));
+  });
+  source.addEventListener('error', (ev) => {
+    if (ev.data) say(JSON.parse(ev.data).error);
+    done();
+  });
+  source.addEventListener('cancelled', () => {
+    say(`${kind} cancelled`);
+    done();
+  });
+  source.addEventListener('end', done);
+}
+
+function cancelJob() {
+  const job = S.job;
+  if (!job) return;
+  job.source.close();
+  S.job = null;
+  $('job').hidden = true;
+  fetch(`/api/jobs/${job.id}`, { method: 'DELETE' });
+  if (job.kind === 'move' && S.play) stopPlay();
+}
+
+// ---------- solve and the proof tree ----------
+
+function numberOrEmpty(id) {
+  const v = $(id).value.trim();
+  return v === '' ? undefined : Number(v);
+}
+
+function solve() {
+  let body;
+  try {
+    body = searchRecord();
+  } catch (e) {
+    return say(e.message);
+  }
+  body.proof = true;
+  const depth = numberOrEmpty('solve-depth');
+  const time = numberOrEmpty('solve-time');
+  if (depth !== undefined) body.depth = depth;
+  if (time !== undefined) body.time = time;
+  const t0 = performance.now();
+  $('solve-result').textContent = 'solving…';
+  $('solve-result').removeAttribute('data-solve-ms');
+  $('proof').innerHTML = '';
+  startJob('solve', '/api/solve', body, (r) => {
+    showSolve(r);
+    $('solve-result').dataset.solveMs = (performance.now() - t0).toFixed(1);
+  });
+}
+
+function showSolve(r) {
+  const box = $('solve-result');
+  box.dataset.result = r.result;
+  if (r.result === 'finished') {
+    box.textContent = `finished: ${r.winner} won, ${r.row.join(' ')}`;
+    return;
+  }
+  const attacker = S.pos.to_move;
+  box.innerHTML = '';
+  const head = document.createElement('div');
+  head.textContent = `${attacker}: ${r.result} ${r.depth}  (${r.nodes} nodes, ${r.time_ms} ms)`;
+  box.appendChild(head);
+  if (r.result !== 'win') return;
+  const line = document.createElement('div');
+  line.className = 'mono';
+  line.id = 'solve-line';
+  line.textContent = r.line.map((m) => m.join(' ')).join(' | ');
+  box.appendChild(line);
+  S.solve = { result: r, attacker, path: [] };
+  S.overlay = { moves: r.line, attacker };
+  draw();
+  showProof();
+}
+
+// The proof tree walk: the path is the defences chosen so far.
+function proofNode() {
+  let node = S.solve.result.proof;
+  const moves = [];
+  for (const d of S.solve.path) {
+    moves.push(node.attack, d.stones);
+    node = d.next;
+  }
+  return { node, moves };
+}
+
+function showProof() {
+  const box = $('proof');
+  box.innerHTML = '';
+  if (!S.solve || !S.solve.result.proof) return;
+  const { node, moves } = proofNode();
+  const head = document.createElement('div');
+  const attack = node.six || node.attack;
+  head.textContent = node.six
+    ? `move ${moves.length + 1}: ${node.six.join(' ')} completes the row`
+    : `move ${moves.length + 1}: attack ${node.attack.join(' ')}; choose a defence (${node.defenses.length}):`;
+  head.id = 'proof-node';
+  head.dataset.attack = attack.join(' ');
+  box.appendChild(head);
+  if (S.solve.path.length) {
+    const up = document.createElement('button');
+    up.id = 'proof-back';
+    up.textContent = 'back';
+    up.onclick = () => { S.solve.path.pop(); walk(); };
+    box.appendChild(up);
+    const top = document.createElement('button');
+    top.id = 'proof-top';
+    top.textContent = 'main line';
+    top.onclick = () => { S.solve.path = []; walk(); };
+    box.appendChild(top);
+  }
+  if (node.attack) {
+    const list = document.createElement('div');
+    list.className = 'defenses';
+    if (!node.defenses.length) list.textContent = 'no defence answers every threat';
+    for (const d of node.defenses) {
+      const b = document.createElement('button');
+      b.className = 'defense';
+      b.dataset.defense = d.stones.join(' ');
+      b.textContent = d.stones.join(' ');
+      b.onclick = () => { S.solve.path.push(d); walk(); };
+      list.appendChild(b);
+    }
+    box.appendChild(list);
+  }
+}
+
+function walk() {
+  const { node, moves } = proofNode();
+  const shown = S.solve.path.length ? moves.concat([node.six || node.attack]) : S.solve.result.line;
+  S.overlay = { moves: shown, attacker: S.solve.attacker };
+  draw();
+  showProof();
+}
+
+// ---------- analysis ----------
+
+function analyze() {
+  let body;
+  try {
+    body = searchRecord();
+  } catch (e) {
+    return say(e.message);
+  }
+  if (S.fixed !== null) return say('analysis follows a game move by move: load a game with its order');
+  body.defenses = $('analyze-defenses').checked;
+  $('analysis').textContent = 'analysing…';
+  startJob('analyze', '/api/analyze', body, showAnalysis);
+}
+
+function res(s) {
+  return `${s.result} ${s.depth}`;
+}
+
+function showAnalysis(objects) {
+  S.analysis = objects;
+  const box = $('analysis');
+  box.innerHTML = '';
+  const t = document.createElement('table');
+  t.innerHTML = '<tr><th>stones</th><th>to move</th><th>last</th><th>live B/W</th><th>thn B/W</th><th>wins?</th><th>threat?</th><th>defences</th></tr>';
+  for (const b of objects) {
+    const tr = document.createElement('tr');
+    if (b.result === 'finished') {
+      tr.innerHTML = `<td>${b.stones}</td><td colspan="7">game over: ${b.winner} won, ${b.row.join(' ')}</td>`;
+      t.appendChild(tr);
+      continue;
+    }
+    tr.className = 'boundary';
+    tr.dataset.stones = b.stones;
+    const d = b.defenses;
+    const hold = !d ? '-' : !d.needed ? 'no threat' : d.stopped ? 'stopped' : `${d.holding}/${d.pairs}`;
+    tr.innerHTML = `<td>${b.stones}</td><td>${b.to_move}</td><td class="mono">${b.last_move.join(' ')}</td>` +
+      `<td>${b.live_windows.black}/${b.live_windows.white}</td><td>${b.thn.black}/${b.thn.white}</td>` +
+      `<td>${res(b.win)}</td><td>${res(b.threat)}</td><td class="hold">${hold}</td>`;
+    tr.onclick = () => showBoundary(b, tr);
+    t.appendChild(tr);
+  }
+  box.appendChild(t);
+  const last = objects.filter((b) => b.result !== 'finished').pop();
+  if (last) showBoundary(last, t.querySelector(`tr[data-stones="${last.stones}"]`));
+}
+
+// Go to a boundary: the threat the side to move must answer (blue crosses) and the points of
+// the most holding defences (green rings).
+async function showBoundary(b, tr) {
+  for (const r of document.querySelectorAll('#analysis tr.selected')) r.classList.remove('selected');
+  if (tr) tr.classList.add('selected');
+  S.cursor = b.stones;
+  await refresh(true);
+  const threat = b.threat.result === 'win' && b.threat.line.length ? b.threat.line[0] : [];
+  const keys = b.defenses && b.defenses.key_points ? b.defenses.key_points : [];
+  S.overlay = { threat, keys };
+  draw();
+}
+
+// ---------- play against the engine ----------
+
+function moveBody() {
+  const body = searchRecord();
+  const depth = numberOrEmpty('play-depth');
+  if (depth !== undefined) body.depth = depth;
+  else body.time = numberOrEmpty('play-time') || 1;
+  return body;
+}
+
+function startPlay() {
+  if (S.fixed !== null) return say('play starts from a game with its order');
+  S.play = { human: $('play-color').value };
+  $('play-status').textContent = `you play ${S.play.human}`;
+  document.body.dataset.playing = S.play.human;
+  afterHumanMove();
+}
+
+function stopPlay() {
+  if (!S.play) return;
+  S.play = null;
+  delete document.body.dataset.playing;
+  $('play-status').textContent = '';
+}
+
+function afterHumanMove() {
+  const p = S.pos;
+  if (!S.play || !p) return;
+  if (p.finished) {
+    $('play-status').textContent = `game over: ${p.finished.winner} won`;
+    return;
+  }
+  if (p.to_move === S.play.human || p.pending.length) return;
+  let body;
+  try {
+    body = moveBody();
+  } catch (e) {
+    return say(e.message);
+  }
+  $('play-status').textContent = 'the engine thinks…';
+  startJob('move', '/api/move', body, async (r) => {
+    if (!S.play) return;
+    S.stones = S.stones.slice(0, S.cursor).concat(r.move);
+    S.cursor = S.stones.length;
+    await refresh();
+    $('play-status').textContent = `engine: ${r.move.join(' ')} (${r.verdict}, eval ${r.eval})`;
+    document.body.dataset.engineMoves = (Number(document.body.dataset.engineMoves || 0) + 1).toString();
+    afterHumanMove();
+  });
+}
+
+function hint() {
+  let body;
+  try {
+    body = moveBody();
+  } catch (e) {
+    return say(e.message);
+  }
+  startJob('move', '/api/move', body, (r) => {
+    S.overlay = { hint: r.move };
+    draw();
+    $('play-status').textContent = `hint: ${r.move.join(' ')} (${r.verdict})`;
+  });
+}
+
+// ---------- export ----------
+
+async function exportAs(format) {
+  const { body } = request();
+  const req = { game: body.game, record: body.record, format };
+  if (body.to_move) req.to_move = body.to_move;
+  try {
+    const text = await api('/api/export', req);
+    $('export-text').value = text;
+    const type = format === 'svg' ? 'image/svg+xml' : 'text/plain';
+    const a = $('export-download');
+    if (a.href) URL.revokeObjectURL(a.href);
+    a.href = URL.createObjectURL(new Blob([text], { type }));
+    a.download = `position.${format === 'list' || format === 'diagram' ? 'txt' : format}`;
+    $('export-text').dataset.format = format;
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+// ---------- wiring ----------
+
+function wire() {
+  $('board').addEventListener('click', (ev) => {
+    const pt = ev.target.dataset && ev.target.dataset.point;
+    if (pt) place(pt);
+  });
+  $('undo').onclick = undo;
+  $('redo').onclick = redo;
+  $('clear').onclick = clearBoard;
+  $('first').onclick = () => go(0);
+  $('back').onclick = back;
+  $('forward').onclick = forward;
+  $('last').onclick = () => go(S.stones.length);
+  $('new-game').onclick = newGame;
+  $('game').addEventListener('change', newGame);
+  $('load').onclick = load;
+  $('file').addEventListener('change', () => {
+    const f = $('file').files[0];
+    if (!f) return;
+    const reader = new FileReader();
+    reader.onload = () => { $('record-text').value = reader.result; load(); };
+    reader.readAsText(f);
+  });
+  $('solve').onclick = solve;
+  $('analyze').onclick = analyze;
+  $('play-start').onclick = startPlay;
+  $('play-stop').onclick = () => { if (S.job && S.job.kind === 'move') cancelJob(); stopPlay(); };
+  $('hint').onclick = hint;
+  $('job-cancel').onclick = cancelJob;
+  for (const b of document.querySelectorAll('button.export')) b.onclick = () => exportAs(b.dataset.format);
+  document.addEventListener('keydown', (ev) => {
+    if (ev.target.tagName === 'TEXTAREA' || ev.target.tagName === 'INPUT') return;
+    if (ev.key === 'ArrowLeft') back();
+    if (ev.key === 'ArrowRight') forward();
+  });
+}
+
+wire();
+newGame().then(() => {
+  // Ready: the board is drawn. The browser tests read how long that took.
+  document.body.dataset.readyMs = performance.now().toFixed(1);
+});

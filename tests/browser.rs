@@ -1,0 +1,496 @@
+//! The analysis board end to end in a real headless Chromium, driven over WebDriver
+//! (fantoccini) against `cpbim serve --port 0`: load the page, place the built-in example's
+//! stones by clicking, solve it and read the numbered line from the page, walk the proof,
+//! analyse, play moves against the engine, paste an SGF and step through it. Prints the
+//! measured latencies. Chromium and chromedriver come from the OS packages (`.ci/run`
+//! installs them); without them the test fails and says how to install them.
+//!
+//! With `CPBIM_SCREENSHOTS=DIR` the main views are saved as PNG files into DIR (the README's
+//! pictures: `CPBIM_SCREENSHOTS=docs/board cargo test --release --test browser`).
+
+mod common;
+
+use common::binary::cpbim;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const EXAMPLE: &str = include_str!("../examples/positions/example.txt");
+const CHROMIUM: &[&str] = &["/usr/bin/chromium", "/usr/bin/chromium-browser"];
+const DRIVER: &str = "/usr/bin/chromedriver";
+const INSTALL: &str = "install them with `sudo apt-get install -y chromium chromium-driver` (Debian; Ubuntu: chromium-browser chromium-chromedriver); .ci/run does this";
+
+/// Child processes ended when the test ends, however it ends.
+struct Processes(Vec<Child>);
+
+impl Drop for Processes {
+    fn drop(&mut self) {
+        for c in &mut self.0 {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    l.local_addr().unwrap().port()
+}
+
+/// `cpbim serve --port 0`: the process and the URL it prints first.
+fn start_server() -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cpbim"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("cpbim serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("first line of cpbim serve: {line:?}"))
+        .to_string();
+    (child, url)
+}
+
+/// chromedriver on a free port, once it answers.
+fn start_driver() -> (Child, String) {
+    assert!(
+        std::path::Path::new(DRIVER).exists(),
+        "{DRIVER} is missing: the browser tests need Chromium and its WebDriver; {INSTALL}"
+    );
+    let port = free_port();
+    let child = Command::new(DRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{DRIVER} does not start ({e}); {INSTALL}"));
+    let t0 = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "chromedriver does not answer on port {port}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (child, format!("http://127.0.0.1:{port}"))
+}
+
+async fn connect(driver: &str) -> Client {
+    let binary = CHROMIUM
+        .iter()
+        .find(|b| std::path::Path::new(b).exists())
+        .unwrap_or_else(|| panic!("Chromium is missing (looked for {CHROMIUM:?}); {INSTALL}"));
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": binary,
+            "args": ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1200,900"],
+        }),
+    );
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(driver)
+        .await
+        .unwrap_or_else(|e| panic!("no WebDriver session with Chromium: {e}"))
+}
+
+/// The page, driven.
+struct Page {
+    c: Client,
+}
+
+impl Page {
+    async fn js(&self, script: &str) -> Value {
+        self.c
+            .execute(script, vec![])
+            .await
+            .unwrap_or_else(|e| panic!("{script}: {e}"))
+    }
+
+    /// Wait until `script` returns something other than null/false/"" (20 s at most).
+    async fn until(&self, what: &str, script: &str) -> Value {
+        let t0 = Instant::now();
+        loop {
+            let v = self.js(script).await;
+            if !(v.is_null() || v == json!(false) || v == json!("")) {
+                return v;
+            }
+            if t0.elapsed() > Duration::from_secs(20) {
+                let msg = self
+                    .js("return document.getElementById('message').textContent")
+                    .await;
+                panic!("waited 20 s for {what}; the page says {msg}");
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    async fn click(&self, css: &str) {
+        self.c
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css}: {e}"))
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    /// Stones on the board as the page counts them.
+    async fn stones(&self) -> u64 {
+        self.js("return Number(document.body.dataset.stones)")
+            .await
+            .as_u64()
+            .unwrap_or(0)
+    }
+
+    async fn wait_stones(&self, n: u64) {
+        self.until(
+            &format!("{n} stones"),
+            &format!("return document.body.dataset.stones === '{n}' && document.querySelectorAll('#stones circle').length === {n}"),
+        )
+        .await;
+    }
+
+    /// Click the point `pt` and wait for the board to show `n` stones.
+    async fn place(&self, pt: &str, n: u64) {
+        self.click(&format!("rect[data-point='{pt}']")).await;
+        self.wait_stones(n).await;
+    }
+
+    /// Put `text` into the record box and load it.
+    async fn load(&self, text: &str) {
+        self.c
+            .execute(
+                "document.getElementById('record-text').value = arguments[0];",
+                vec![json!(text)],
+            )
+            .await
+            .unwrap();
+        self.click("#load").await;
+    }
+
+    async fn screenshot(&self, name: &str) {
+        let Ok(dir) = std::env::var("CPBIM_SCREENSHOTS") else {
+            return;
+        };
+        let png = self.c.screenshot().await.expect("a screenshot");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = std::path::Path::new(&dir).join(format!("{name}.png"));
+        std::fs::write(&path, png).unwrap();
+        eprintln!("wrote {}", path.display());
+    }
+}
+
+/// The example's stones in play order.
+fn example_stones() -> Vec<String> {
+    EXAMPLE
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(|l| l.split_whitespace())
+        .map(String::from)
+        .collect()
+}
+
+/// Each move's points, sorted (a move's stones have no order).
+fn moves_of(v: &Value) -> Vec<Vec<String>> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let mut pts: Vec<String> = m
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_str().unwrap().to_string())
+                .collect();
+            pts.sort();
+            pts
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_in_chromium() {
+    let (driver, driver_url) = start_driver();
+    let (server, url) = start_server();
+    let _processes = Processes(vec![driver, server]);
+    let client = connect(&driver_url).await;
+    let page = Page { c: client.clone() };
+    // The session is closed (and Chromium with it) whether the checks pass or fail.
+    let outcome = tokio::spawn(drive(page, url)).await;
+    let _ = client.close().await;
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
+/// Every check of the page, in one browser session.
+async fn drive(page: Page, url: String) {
+    // Load: the board is drawn.
+    let t0 = Instant::now();
+    page.c.goto(&url).await.expect("the page loads");
+    let ready = page
+        .until("the board", "return document.body.dataset.readyMs")
+        .await;
+    let wall = t0.elapsed();
+    let ready_ms: f64 = ready.as_str().unwrap().parse().unwrap();
+    eprintln!(
+        "latency: page ready (board drawn) {ready_ms:.1} ms after navigation start; {:.1} ms by the test's clock (WebDriver included)",
+        wall.as_secs_f64() * 1e3
+    );
+    assert!(ready_ms < 1000.0, "the page took {ready_ms} ms to load");
+    let points = page
+        .js("return document.querySelectorAll('rect[data-point]').length")
+        .await;
+    assert_eq!(points, json!(361));
+
+    // Set up the built-in example by clicking its stones.
+    let stones = example_stones();
+    let t0 = Instant::now();
+    for (i, pt) in stones.iter().enumerate() {
+        page.place(pt, i as u64 + 1).await;
+    }
+    eprintln!(
+        "placed {} stones by clicking in {:.1} s",
+        stones.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    let side = page.js("return document.body.dataset.toMove").await;
+    assert_eq!(side, json!("black"));
+    let listed = page
+        .js("return document.getElementById('list').textContent")
+        .await;
+    let listed: Vec<&str> = listed.as_str().unwrap().split_whitespace().collect();
+    assert_eq!(listed, stones);
+    page.screenshot("setup").await;
+
+    // Solve: the line drawn with move numbers is cpbim solve's line.
+    let cli = cpbim(&["solve", "--example", "--json"], b"", &[]);
+    let cli: Value = serde_json::from_str(cli.stdout.trim()).unwrap();
+    let mut solve_ms = Vec::new();
+    for _ in 0..3 {
+        page.click("#solve").await;
+        let ms = page
+            .until(
+                "the solve",
+                "return document.getElementById('solve-result').dataset.solveMs",
+            )
+            .await;
+        solve_ms.push(ms.as_str().unwrap().parse::<f64>().unwrap());
+    }
+    let drawn = page
+        .js("return Array.from(document.querySelectorAll('[data-move-number]')).map(e => [Number(e.dataset.moveNumber), e.dataset.point])")
+        .await;
+    let n = cli["line"].as_array().unwrap().len();
+    let mut by_move = vec![Vec::new(); n];
+    for d in drawn.as_array().unwrap() {
+        let k = d[0].as_u64().unwrap() as usize;
+        assert!((1..=n).contains(&k), "move number {k} of {n}");
+        by_move[k - 1].push(d[1].as_str().unwrap().to_string());
+    }
+    by_move.iter_mut().for_each(|m| m.sort());
+    assert_eq!(by_move, moves_of(&cli["line"]), "the drawn line");
+    let best = solve_ms.iter().cloned().fold(f64::INFINITY, f64::min);
+    eprintln!(
+        "latency: solve of the built-in example back on the page in {solve_ms:?} ms (click to line drawn; best {best:.1} ms; the search itself {} ms)",
+        cli["time_ms"]
+    );
+    assert!(
+        best < 1000.0,
+        "solving the example took {best} ms on the page"
+    );
+    page.screenshot("solve").await;
+
+    // Walk the proof: choose the first defence; the attacker's answer is drawn as move 3.
+    let attack = page
+        .js("return document.getElementById('proof-node').dataset.attack")
+        .await;
+    assert_eq!(
+        attack,
+        json!(cli["line"][0]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap())
+            .collect::<Vec<_>>()
+            .join(" "))
+    );
+    page.click("button.defense").await;
+    page.until("the answer", "return document.querySelectorAll('[data-move-number=\"3\"]').length > 0 && document.getElementById('proof-back')").await;
+    page.click("#proof-top").await;
+
+    // Analyse a short line with its defences.
+    page.load("J10 K11 I11 H11 I10 J11 L11 J9 K9").await;
+    page.wait_stones(9).await;
+    page.click("#analyze").await;
+    let rows = page
+        .until(
+            "the analysis",
+            "return document.querySelectorAll('#analysis tr.boundary').length || null",
+        )
+        .await;
+    assert_eq!(rows, json!(5));
+    let cli = cpbim(
+        &[
+            "analyze",
+            "J10 K11 I11 H11 I10 J11 L11 J9 K9",
+            "--defenses",
+            "--json",
+        ],
+        b"",
+        &[],
+    );
+    let last: Value = serde_json::from_str(cli.stdout.lines().last().unwrap()).unwrap();
+    let hold = page
+        .js("return document.querySelector('#analysis tr.boundary:last-child td.hold').textContent")
+        .await;
+    let d = &last["defenses"];
+    let expected = if d["needed"] == json!(true) {
+        format!("{}/{}", d["holding"], d["pairs"])
+    } else {
+        "no threat".to_string()
+    };
+    assert_eq!(hold, json!(expected));
+    page.screenshot("analyse").await;
+
+    // Play against the engine at a fixed depth: the engine (black) opens, we answer, it answers.
+    page.click("#new-game").await;
+    page.wait_stones(0).await;
+    page.c
+        .execute(
+            "document.getElementById('play-depth').value = '1'; document.getElementById('play-color').value = 'white';",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let t0 = Instant::now();
+    page.click("#play-start").await;
+    page.until("the engine's first move", "return document.body.dataset.engineMoves === '1' && document.body.dataset.toMove === 'white'").await;
+    let first = cpbim(&["move", "", "--depth", "1", "--json"], b"", &[]);
+    let first: Value = serde_json::from_str(first.stdout.trim()).unwrap();
+    let mut n = first["move"].as_array().unwrap().len() as u64;
+    page.wait_stones(n).await;
+    for (round, reply) in [["K11", "I11"], ["H11", "L11"]].iter().enumerate() {
+        // Our move: the first two free points of a fixed list.
+        let taken = page.js("return Array.from(document.querySelectorAll('#stones circle')).map(c => c.dataset.stone)").await;
+        let taken: Vec<&str> = taken
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        let ours: Vec<&str> = reply
+            .iter()
+            .copied()
+            .chain(["A1", "S19", "A19", "S1"])
+            .filter(|p| !taken.contains(p))
+            .take(2)
+            .collect();
+        // The first stone shows alone; after the second the engine answers at once.
+        page.place(ours[0], n + 1).await;
+        page.click(&format!("rect[data-point='{}']", ours[1])).await;
+        n += 2;
+        let moves = round + 2;
+        page.until("the engine's answer", &format!("return document.body.dataset.engineMoves === '{moves}' && document.body.dataset.toMove === 'white'")).await;
+        n += 2;
+        page.wait_stones(n).await;
+    }
+    eprintln!(
+        "played 3 engine moves at depth 1 in {:.1} s",
+        t0.elapsed().as_secs_f64()
+    );
+    let list = page
+        .js("return document.getElementById('list').textContent")
+        .await;
+    let record = cpbim::parse_record(list.as_str().unwrap(), cpbim::Game::CONNECT6)
+        .expect("the game played on the page is legal");
+    assert_eq!(record.stones().len() as u64, n);
+    assert_eq!(
+        record.stones()[0].to_string(),
+        first["move"][0].as_str().unwrap()
+    );
+    page.click("#hint").await;
+    page.until(
+        "the hint",
+        "return document.querySelectorAll('[data-hint]').length === 2",
+    )
+    .await;
+    page.screenshot("play").await;
+    page.click("#play-stop").await;
+
+    // Paste an SGF and step through it.
+    let sgf = cpbim(&["position", EXAMPLE, "--format", "sgf"], b"", &[]).stdout;
+    page.load(&sgf).await;
+    page.wait_stones(47).await;
+    page.click("#first").await;
+    page.wait_stones(0).await;
+    page.click("#forward").await;
+    page.wait_stones(1).await;
+    page.click("#forward").await;
+    page.wait_stones(3).await;
+    page.click("#last").await;
+    page.wait_stones(47).await;
+    page.click("#back").await;
+    page.wait_stones(45).await;
+    assert_eq!(page.stones().await, 45);
+
+    // Renju: a 15×15 board, black's forbidden points from the server, refused on click.
+    page.c
+        .execute(
+            "const g = document.getElementById('game'); g.value = 'renju'; g.dispatchEvent(new Event('change'));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    page.until(
+        "the Renju board",
+        "return document.querySelectorAll('rect[data-point]').length === 225",
+    )
+    .await;
+    let renju = "H8 A1 I9 A15 J8 O1 I7 O15";
+    page.load(renju).await;
+    page.wait_stones(8).await;
+    let marked = page
+        .js("return Array.from(document.querySelectorAll('[data-forbidden]')).map(e => e.dataset.forbidden)")
+        .await;
+    let marked: Vec<&str> = marked
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let cli = cpbim(
+        &["position", renju, "--game", "renju", "--forbidden"],
+        b"",
+        &[],
+    );
+    let listed = cli.stdout.lines().last().unwrap().to_string();
+    assert!(!marked.is_empty());
+    for pt in &marked {
+        assert!(listed.contains(&format!(" {pt} (")), "{pt} not in {listed}");
+    }
+    page.click(&format!("rect[data-point='{}']", marked[0]))
+        .await;
+    let said = page
+        .until(
+            "the refusal",
+            "return document.getElementById('message').textContent",
+        )
+        .await;
+    assert!(said.as_str().unwrap().contains("forbidden"), "{said}");
+    assert_eq!(page.stones().await, 8);
+    page.place("A3", 9).await;
+    let color = page
+        .js("return document.querySelector('[data-stone=\"A3\"]').dataset.color")
+        .await;
+    assert_eq!(color, json!("black"));
+}

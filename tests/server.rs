@@ -1,0 +1,628 @@
+//! `cpbim serve`'s API, in process (the router without a socket): every answer equals the
+//! CLI's `--json` output for the same input, bad requests get their 4xx with the library's
+//! message, jobs stream their events, run side by side, stop when cancelled or out of time.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode};
+use axum::Router;
+use common::binary::cpbim;
+use cpbim::server::{router, Options};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+use tower::ServiceExt;
+
+const EXAMPLE: &str = include_str!("../examples/positions/example.txt");
+
+/// A long job: the defences of every boundary of the example's first 45 stones within
+/// distance 3 (some 20,000 searches, half a minute and more).
+fn long_job() -> Value {
+    let stones: Vec<&str> = EXAMPLE
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(str::split_whitespace)
+        .take(45)
+        .collect();
+    json!({"record": stones.join(" "), "defenses": true, "radius": 3})
+}
+
+fn app() -> Router {
+    router(Options::default())
+}
+
+/// What came back: the status, the content type and the body.
+struct Answer {
+    status: StatusCode,
+    text: String,
+}
+
+impl Answer {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
+    }
+
+    fn error(&self) -> String {
+        self.json()["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error message: {}", self.text))
+            .to_string()
+    }
+}
+
+async fn send(app: &Router, method: Method, path: &str, body: Option<&str>) -> Answer {
+    let mut req = Request::builder().method(method).uri(path);
+    if body.is_some() {
+        req = req.header("content-type", "application/json");
+    }
+    let req = req
+        .body(body.map_or_else(Body::empty, |b| Body::from(b.to_string())))
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    let bytes = axum::body::to_bytes(resp.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    Answer {
+        status,
+        text: String::from_utf8(bytes.to_vec()).unwrap(),
+    }
+}
+
+async fn post(app: &Router, path: &str, body: Value) -> Answer {
+    send(app, Method::POST, path, Some(&body.to_string())).await
+}
+
+async fn get(app: &Router, path: &str) -> Answer {
+    send(app, Method::GET, path, None).await
+}
+
+/// The CLI's one JSON line (or lines) for `args`.
+fn cli_json(args: &[&str]) -> Vec<Value> {
+    let out = cpbim(args, b"", &[]);
+    assert_eq!(out.code, 0, "cpbim {args:?}: {}", out.stderr);
+    out.lines()
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// `v` without its wall times (`time_ms` anywhere), which differ from run to run.
+fn timeless(mut v: Value) -> Value {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(o) => {
+                o.remove("time_ms");
+                o.values_mut().for_each(strip);
+            }
+            Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut v);
+    v
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn position_objects() {
+    let app = app();
+    let a = post(&app, "/api/position", json!({"record": EXAMPLE})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let p = a.json();
+    assert_eq!(p["game"], "connect6");
+    assert_eq!(
+        (p["columns"].as_u64(), p["rows"].as_u64()),
+        (Some(19), Some(19))
+    );
+    assert_eq!(p["stones"].as_array().unwrap().len(), 47);
+    assert_eq!(p["stones"][0], json!(["J10", "black"]));
+    assert_eq!(p["stones"][1], json!(["I9", "white"]));
+    assert_eq!(p["to_move"], "black");
+    assert_eq!(p["stones_to_place"], 2);
+    assert_eq!(p["finished"], Value::Null);
+    assert_eq!(p["ordered"], true);
+    // The first stone of a move in progress.
+    let p = post(
+        &app,
+        "/api/position",
+        json!({"record": "J10", "pending": ["K11"]}),
+    )
+    .await
+    .json();
+    assert_eq!(p["pending"], json!([["K11", "white"]]));
+    assert_eq!(
+        (p["to_move"].as_str(), p["stones_to_place"].as_u64()),
+        (Some("white"), Some(1))
+    );
+    // A pending stone that completes the move is played.
+    let p = post(
+        &app,
+        "/api/position",
+        json!({"record": "J10 K11", "pending": ["I11"]}),
+    )
+    .await;
+    assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", p.text);
+    let p = post(
+        &app,
+        "/api/position",
+        json!({"record": "J10", "pending": ["K11", "I11"]}),
+    )
+    .await;
+    assert_eq!(p.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", p.text);
+    // A row made by the first stone of a move ends the game there.
+    let line = "J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 C7 A8 A9";
+    let p = post(
+        &app,
+        "/api/position",
+        json!({"record": line, "pending": ["I5"]}),
+    )
+    .await
+    .json();
+    assert_eq!(p["finished"]["winner"], "black");
+    assert_eq!(
+        p["finished"]["row"],
+        json!(["D5", "E5", "F5", "G5", "H5", "I5"])
+    );
+    assert_eq!(p["pending"], json!([]));
+    // Renju: black's forbidden points, as `position --forbidden` lists them.
+    let renju = "H8 A1 I9 A15 J8 O1 I7 O15";
+    let p = post(
+        &app,
+        "/api/position",
+        json!({"game": "renju", "record": renju}),
+    )
+    .await
+    .json();
+    assert_eq!(
+        (p["columns"].as_u64(), p["k"].as_u64(), p["p"].as_u64()),
+        (Some(15), Some(5), Some(1))
+    );
+    let listed: Vec<String> = p["forbidden"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| format!("{} ({})", f[0].as_str().unwrap(), f[1].as_str().unwrap()))
+        .collect();
+    let cli = cpbim(
+        &[
+            "position",
+            renju,
+            "--game",
+            "renju",
+            "--forbidden",
+            "--format",
+            "list",
+        ],
+        b"",
+        &[],
+    );
+    let comment = cli.stdout.lines().last().unwrap().to_string();
+    let expected = comment.trim_start_matches("# forbidden to black: ");
+    assert_eq!(listed.join(", "), expected, "{comment}");
+    assert!(
+        !listed.is_empty(),
+        "the test position has a forbidden point"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn exports_equal_cpbim_position() {
+    let app = app();
+    for format in ["list", "diagram", "sgf", "contest", "csv"] {
+        let a = post(
+            &app,
+            "/api/export",
+            json!({"record": EXAMPLE, "format": format}),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::OK, "{format}: {}", a.text);
+        let cli = cpbim(&["position", EXAMPLE, "--format", format], b"", &[]);
+        assert_eq!(cli.code, 0, "{}", cli.stderr);
+        assert_eq!(a.text, cli.stdout, "{format}");
+    }
+    let finished = "J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 I5";
+    let a = post(
+        &app,
+        "/api/export",
+        json!({"record": finished, "format": "list"}),
+    )
+    .await;
+    assert_eq!(
+        a.text,
+        cpbim(&["position", finished, "--format", "list"], b"", &[]).stdout
+    );
+    // The board as analyze --svg draws it: one circle per stone, the last move ringed.
+    let a = post(
+        &app,
+        "/api/export",
+        json!({"record": EXAMPLE, "format": "svg"}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert!(a.text.starts_with("<svg"), "{}", a.text);
+    assert_eq!(a.text.matches("<circle").count(), 47 + 2);
+    // A Gomoku game.
+    let a = post(
+        &app,
+        "/api/export",
+        json!({"game": "gomoku", "record": "h8 i9 j10", "format": "sgf"}),
+    )
+    .await;
+    let cli = cpbim(
+        &[
+            "position",
+            "h8 i9 j10",
+            "--game",
+            "gomoku",
+            "--format",
+            "sgf",
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(a.text, cli.stdout);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn solve_equals_cpbim_solve() {
+    let app = app();
+    let a = post(&app, "/api/solve?wait=1", json!({"record": EXAMPLE})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let cli = cli_json(&["solve", "--example", "--json"]);
+    assert_eq!(timeless(a.json()), timeless(cli[0].clone()));
+    assert_eq!(a.json()["result"], "win");
+    let a = post(
+        &app,
+        "/api/solve?wait=1",
+        json!({"record": EXAMPLE, "proof": true, "depth": 16}),
+    )
+    .await;
+    let cli = cli_json(&["solve", EXAMPLE, "--json", "--proof", "--depth", "16"]);
+    assert_eq!(timeless(a.json()), timeless(cli[0].clone()));
+    assert!(a.json()["proof"]["attack"].is_array());
+    // A finished game is not searched.
+    let finished = "J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 I5";
+    let a = post(&app, "/api/solve?wait=1", json!({"record": finished})).await;
+    assert_eq!(a.json(), cli_json(&["solve", finished, "--json"])[0]);
+    // Gomoku: VCF.
+    let g = "h8 h9 i8 i9 j8 a1 j9 a2 k9 a3";
+    let a = post(
+        &app,
+        "/api/solve?wait=1",
+        json!({"game": "gomoku", "record": g}),
+    )
+    .await;
+    let cli = cli_json(&["solve", g, "--game", "gomoku", "--json"]);
+    assert_eq!(timeless(a.json()), timeless(cli[0].clone()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analyze_equals_cpbim_analyze() {
+    let app = app();
+    let line = "J10 K11 I11 H11 I10 J11 L11 J9 K9";
+    let a = post(
+        &app,
+        "/api/analyze?wait=1",
+        json!({"record": line, "defenses": true, "depth": 12}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let cli = cli_json(&["analyze", line, "--defenses", "--depth", "12", "--json"]);
+    assert_eq!(timeless(a.json()), timeless(Value::Array(cli)));
+    // A finished game ends with its end object; a DIF name is a line.
+    let finished = "J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 I5";
+    let a = post(
+        &app,
+        "/api/analyze?wait=1",
+        json!({"record": finished, "depth": 4}),
+    )
+    .await;
+    let cli = cli_json(&["analyze", finished, "--depth", "4", "--json"]);
+    assert_eq!(timeless(a.json()), timeless(Value::Array(cli)));
+    let a = post(
+        &app,
+        "/api/analyze?wait=1",
+        json!({"record": "X-J8", "depth": 8}),
+    )
+    .await;
+    let cli = cli_json(&["analyze", "X-J8", "--depth", "8", "--json"]);
+    assert_eq!(timeless(a.json()), timeless(Value::Array(cli)));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn move_equals_cpbim_move() {
+    let app = app();
+    for (game, record) in [
+        ("connect6", "J10 K11 I11"),
+        ("renju", "H8 H9 I8"),
+        ("connect6", EXAMPLE),
+    ] {
+        let a = post(
+            &app,
+            "/api/move?wait=1",
+            json!({"game": game, "record": record, "depth": 1}),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+        let cli = cli_json(&["move", record, "--game", game, "--depth", "1", "--json"]);
+        assert_eq!(
+            timeless(a.json()),
+            timeless(cli[0].clone()),
+            "{game} {record}"
+        );
+    }
+    let a = post(
+        &app,
+        "/api/move?wait=1",
+        json!({"game": "renju", "record": "H8", "player": "seed004", "depth": 1}),
+    )
+    .await;
+    let cli = cli_json(&[
+        "move", "H8", "--game", "renju", "--player", "seed004", "--depth", "1", "--json",
+    ]);
+    assert_eq!(timeless(a.json()), timeless(cli[0].clone()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_requests_get_4xx_with_the_librarys_message() {
+    let app = app();
+    // JSON that does not parse; an unknown field; a field of the wrong type; no content type.
+    let a = send(&app, Method::POST, "/api/position", Some("{\"record\": ")).await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text);
+    assert!(!a.error().is_empty());
+    let a = post(
+        &app,
+        "/api/position",
+        json!({"record": "J10", "colour": "black"}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(a.error().contains("colour"), "{}", a.error());
+    let a = post(
+        &app,
+        "/api/solve",
+        json!({"record": "J10", "depth": "deep"}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text);
+    let a = send(&app, Method::POST, "/api/solve", None).await;
+    assert_eq!(a.status, StatusCode::UNSUPPORTED_MEDIA_TYPE, "{}", a.text);
+    a.error();
+    // A record that is not a game: the CLI's message.
+    for record in ["J10 T11 I11", "J10 J10", "(;B[j10", "J10 K11"] {
+        let a = post(&app, "/api/position", json!({"record": record})).await;
+        assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{record}");
+        let cli = cpbim(&["position", record], b"", &[]);
+        assert_eq!(cli.code, 1);
+        assert_eq!(format!("error: {}\n", a.error()), cli.stderr, "{record}");
+        let a = post(&app, "/api/solve", json!({"record": record})).await;
+        assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{record}");
+    }
+    // Bad limits, games, players, formats.
+    let a = post(&app, "/api/solve", json!({"record": "J10", "depth": 5})).await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let cli = cpbim(&["solve", "J10", "--depth", "5"], b"", &[]);
+    assert_eq!(format!("error: {}\n", a.error()), cli.stderr);
+    let a = post(&app, "/api/solve", json!({"record": "J10", "time": -1})).await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let a = post(
+        &app,
+        "/api/position",
+        json!({"game": "connect(3,3,3,1,1)", "record": ""}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let a = post(
+        &app,
+        "/api/move",
+        json!({"record": "J10", "player": "nobody"}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let a = post(&app, "/api/move", json!({"record": "J10", "depth": 9})).await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let finished = "J10 A1 A2 D5 E5 A3 A4 F5 G5 A6 A7 H5 I5";
+    let a = post(&app, "/api/move", json!({"record": finished})).await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let cli = cpbim(&["move", finished], b"", &[]);
+    assert_eq!(format!("error: {}\n", a.error()), cli.stderr);
+    let a = post(
+        &app,
+        "/api/export",
+        json!({"record": "J10", "format": "png"}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let a = post(&app, "/api/analyze", json!({"record": "Q-Z9"})).await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY);
+    // Unknown jobs, paths and methods.
+    assert_eq!(
+        get(&app, "/api/jobs/999").await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        send(&app, Method::DELETE, "/api/jobs/999", None)
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    let a = get(&app, "/api/nothing").await;
+    assert_eq!(a.status, StatusCode::NOT_FOUND);
+    a.error();
+    let a = get(&app, "/api/solve").await;
+    assert_eq!(a.status, StatusCode::METHOD_NOT_ALLOWED);
+    a.error();
+    assert_eq!(
+        get(&app, "/assets/nothing.js").await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_is_served() {
+    let app = app();
+    let a = get(&app, "/").await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert!(a.text.contains("<svg id=\"board\""));
+    for f in ["board.js", "board.css"] {
+        let a = get(&app, &format!("/assets/{f}")).await;
+        assert_eq!(a.status, StatusCode::OK, "{f}");
+        assert!(!a.text.is_empty());
+    }
+}
+
+/// Start a job; its id.
+async fn start(app: &Router, path: &str, body: Value) -> u64 {
+    let a = post(app, path, body).await;
+    assert_eq!(a.status, StatusCode::ACCEPTED, "{}", a.text);
+    a.json()["id"].as_u64().unwrap()
+}
+
+/// The server-sent events of a job, to its end: (event, data) pairs.
+async fn events(app: &Router, id: u64) -> Vec<(String, Value)> {
+    let a = get(app, &format!("/api/jobs/{id}/events")).await;
+    assert_eq!(a.status, StatusCode::OK);
+    let mut out = Vec::new();
+    for block in a.text.split("\n\n") {
+        let mut name = None;
+        let mut data = None;
+        for line in block.lines() {
+            if let Some(n) = line.strip_prefix("event: ") {
+                name = Some(n.to_string());
+            } else if let Some(d) = line.strip_prefix("data: ") {
+                data = Some(serde_json::from_str(d).unwrap());
+            }
+        }
+        if let (Some(n), Some(d)) = (name, data) {
+            out.push((n, d));
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jobs_stream_progress_then_the_result() {
+    let app = app();
+    let id = start(
+        &app,
+        "/api/analyze",
+        json!({"record": "J10 K11 I11 H11 I10", "depth": 12}),
+    )
+    .await;
+    let evs = events(&app, id).await;
+    let names: Vec<&str> = evs.iter().map(|e| e.0.as_str()).collect();
+    assert_eq!(names.last(), Some(&"end"), "{names:?}");
+    assert_eq!(names[names.len() - 2], "result", "{names:?}");
+    assert!(
+        names[..names.len() - 2].iter().all(|n| *n == "progress"),
+        "{names:?}"
+    );
+    assert!(evs[0].1["elapsed_ms"].is_number() || evs[0].0 == "result");
+    let result = evs[evs.len() - 2].1.clone();
+    let cli = cli_json(&["analyze", "J10 K11 I11 H11 I10", "--depth", "12", "--json"]);
+    assert_eq!(timeless(result), timeless(Value::Array(cli)));
+    // Done: the job's state holds the same result.
+    let s = get(&app, &format!("/api/jobs/{id}")).await.json();
+    assert_eq!(s["state"], "done");
+    assert_eq!(s["kind"], "analyze");
+}
+
+/// Wait until no job thread works any more; how long that took.
+async fn idle(app: &Router, within: Duration) -> Duration {
+    let t0 = Instant::now();
+    loop {
+        let busy = get(app, "/api/jobs").await.json()["busy"].as_u64().unwrap();
+        if busy == 0 {
+            return t0.elapsed();
+        }
+        assert!(
+            t0.elapsed() < within,
+            "still {busy} job threads after {within:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_job_stops_at_once_and_jobs_run_side_by_side() {
+    let app = app();
+    let long = start(&app, "/api/analyze", long_job()).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let s = get(&app, &format!("/api/jobs/{long}")).await.json();
+    assert_eq!(s["state"], "running", "the long job should still run: {s}");
+    // Another job answers while the long one runs.
+    let t0 = Instant::now();
+    let a = post(&app, "/api/solve?wait=1", json!({"record": EXAMPLE})).await;
+    assert_eq!(a.json()["result"], "win");
+    assert!(t0.elapsed() < Duration::from_secs(5), "{:?}", t0.elapsed());
+    let s = get(&app, &format!("/api/jobs/{long}")).await.json();
+    assert_eq!(s["state"], "running");
+    // Cancel: the searches themselves stop (the job's thread ends), quickly.
+    let a = send(&app, Method::DELETE, &format!("/api/jobs/{long}"), None).await;
+    assert_eq!(a.status, StatusCode::NO_CONTENT);
+    let took = idle(&app, Duration::from_secs(2)).await;
+    eprintln!("the cancelled job stopped in {took:?}");
+    let s = get(&app, &format!("/api/jobs/{long}?wait=1")).await.json();
+    assert_eq!(s["state"], "cancelled");
+    let evs = events(&app, long).await;
+    assert_eq!(
+        evs.iter().map(|e| e.0.as_str()).collect::<Vec<_>>(),
+        ["cancelled", "end"]
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_stops_at_the_servers_time_limit() {
+    let app = router(Options {
+        job_time: Duration::from_millis(300),
+        ..Options::default()
+    });
+    let t0 = Instant::now();
+    let a = post(&app, "/api/analyze?wait=1", long_job()).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    assert!(t0.elapsed() < Duration::from_secs(3), "{:?}", t0.elapsed());
+    // Answered with what was known: defences stopped or left undecided.
+    let objects = a.json();
+    let cut = objects.as_array().unwrap().iter().any(|b| {
+        let d = &b["defenses"];
+        d["stopped"] == json!(true) || d["unknown"].as_u64().unwrap_or(0) > 0
+    });
+    assert!(cut, "the time limit cut no defence search");
+}
+
+/// `cpbim serve --port 0`: the first line names the address, on 127.0.0.1; the page answers
+/// over a real socket.
+#[test]
+fn cpbim_serve_listens_on_localhost() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cpbim"))
+        .args(["serve", "--port", "0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let answer = (|| {
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")?
+            .strip_suffix('/')?
+            .to_string();
+        let mut s = std::net::TcpStream::connect(&addr).ok()?;
+        write!(
+            s,
+            "GET /assets/board.css HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+        )
+        .ok()?;
+        let mut text = String::new();
+        s.read_to_string(&mut text).ok()?;
+        Some((addr, text))
+    })();
+    let _ = child.kill();
+    let _ = child.wait();
+    let (addr, text) = answer.unwrap_or_else(|| panic!("no page from {line:?}"));
+    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+}
