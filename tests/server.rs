@@ -626,3 +626,20 @@ fn cpbim_serve_listens_on_localhost() {
     assert!(addr.starts_with("127.0.0.1:"), "{addr}");
     assert!(text.starts_with("HTTP/1.1 200"), "{text}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_move_stops_the_engine() {
+    let app = app();
+    let body = json!({"record": "J10 K11 L11 K9 K10", "time": 30});
+    let id = start(&app, "/api/move", body).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let s = get(&app, &format!("/api/jobs/{id}")).await.json();
+    assert_eq!(s["state"], "running", "the engine should still think: {s}");
+    let a = send(&app, Method::DELETE, &format!("/api/jobs/{id}"), None).await;
+    assert_eq!(a.status, StatusCode::NO_CONTENT);
+    // The engine's thread ends, not after the 30 s of the move.
+    let took = idle(&app, Duration::from_secs(2)).await;
+    eprintln!("the cancelled move stopped in {took:?}");
+    let s = get(&app, &format!("/api/jobs/{id}?wait=1")).await.json();
+    assert_eq!(s["state"], "cancelled");
+}

@@ -25,7 +25,8 @@ use crate::{Board, Position};
 use eval::{DECIDED, WIN};
 use fxhash::FxHashMap;
 use moves::Moves;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long the engine may think. Without a time or a clock, the depth bounds the search (and
@@ -129,7 +130,8 @@ pub struct Engine<M: Model> {
     leaf: Solver<M>,
     nodes: u64,
     deadline: Option<Instant>,
-    stop: AtomicBool,
+    /// Set from outside ([`Engine::choose_until`]): every search ends with what it has.
+    stop: Arc<AtomicBool>,
 }
 
 /// Entries kept before the table is cleared.
@@ -157,13 +159,36 @@ impl<M: Model> Engine<M> {
             leaf,
             nodes: 0,
             deadline: None,
-            stop: AtomicBool::new(false),
+            stop: Arc::new(AtomicBool::new(false)),
         }
     }
 
     /// Its parameters.
     pub fn params(&self) -> &Params {
         &self.params
+    }
+
+    /// [`Engine::choose`], ended early (with the best move found so far) once `stop` is set
+    /// from another thread.
+    pub fn choose_until(&mut self, pos: &Position, limits: Limits, stop: &AtomicBool) -> Choice {
+        let own = Arc::clone(&self.stop);
+        let done = AtomicBool::new(false);
+        let choice = std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    if stop.load(Ordering::Relaxed) {
+                        own.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            });
+            let choice = self.choose(pos, limits);
+            done.store(true, Ordering::Relaxed);
+            choice
+        });
+        self.stop.store(false, Ordering::Relaxed);
+        choice
     }
 
     /// Choose the move for the side to move of `pos` (which must not be finished and must
@@ -483,7 +508,10 @@ impl<M: Model> Engine<M> {
         beta: i32,
     ) -> Result<(i32, Vec<Vec<Point>>), OutOfTime> {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(256) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.nodes.is_multiple_of(256)
+            && (self.stop.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
             return Err(OutOfTime);
         }
         if m.thn(side) > 0 {

@@ -4,16 +4,28 @@
 use super::{Choice, Engine, Limits, Params};
 use crate::model::{self, Kind};
 use crate::{Game, Position};
+use std::sync::atomic::AtomicBool;
 
 /// Something that chooses moves.
 pub trait Player: Send {
     /// The move for the side to move of `pos`.
     fn choose(&mut self, pos: &Position, limits: Limits) -> Choice;
+
+    /// The same, ended early (with the best move so far) once `stop` is set from another
+    /// thread; players that answer at once ignore it.
+    fn choose_until(&mut self, pos: &Position, limits: Limits, stop: &AtomicBool) -> Choice {
+        let _ = stop;
+        self.choose(pos, limits)
+    }
 }
 
 impl<M: crate::Model + 'static> Player for Engine<M> {
     fn choose(&mut self, pos: &Position, limits: Limits) -> Choice {
         Engine::choose(self, pos, limits)
+    }
+
+    fn choose_until(&mut self, pos: &Position, limits: Limits, stop: &AtomicBool) -> Choice {
+        Engine::choose_until(self, pos, limits, stop)
     }
 }
 

@@ -591,8 +591,8 @@ pub async fn play(
             clock: None,
         };
         Ok(Box::new(
-            move |_: &AtomicBool, _: &(dyn Fn(Value) + Sync)| {
-                Ok(choice_json(&player.choose(&pos, limits)))
+            move |stop: &AtomicBool, _: &(dyn Fn(Value) + Sync)| {
+                Ok(choice_json(&player.choose_until(&pos, limits, stop)))
             },
         ))
     };
