@@ -561,7 +561,13 @@ impl<const K: u32, const G: usize, const L: usize> ConnState<K, G, L> {
     #[inline]
     fn mark_threats(&mut self, l: usize) {
         for c in 0..2 {
-            if self.lines[l].conns[c].iter().any(|cn| cn.thn > 0) {
+            let conns = &self.lines[l].conns[c];
+            let any = if G == 2 {
+                conns[0].thn + conns[G - 1].thn > 0
+            } else {
+                conns.iter().any(|cn| cn.thn > 0)
+            };
+            if any {
                 self.threat_lines[c] |= 1u128 << l;
             } else {
                 self.threat_lines[c] &= !(1u128 << l);
@@ -865,7 +871,8 @@ impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Model
         frame.zobrist = self.zobrist;
         frame.threat_lines = self.state.threat_lines;
         frame.n = 0;
-        for slot in self.state.geo.slots[p.index()].iter().flatten() {
+        let slots = self.state.geo.slots[p.index()];
+        for slot in slots.iter().flatten() {
             let l = slot.line as usize;
             frame.saved[frame.n as usize] = (slot.line, self.state.lines[l]);
             frame.n += 1;
