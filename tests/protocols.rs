@@ -390,3 +390,51 @@ fn gtp_genmove_keeps_the_second_stone() {
     let last = gtp_point(last);
     assert!(last != whole[1] && last != gtp_point("K10"), "{out:?}");
 }
+
+/// Replays the gomocup sessions on a 15×15 board of its own: `START`/`RESTART` clear it,
+/// `TURN` and `BOARD` place the opponent's (and set-up) stones, `TAKEBACK` that was answered
+/// `OK` removes one, and every move the engine answers is on an empty point of the board (only
+/// emptiness is checked, so the colours are the engine's white and the rest black).
+fn replay_gomocup(t: &Transcript) {
+    let mut board = Board::new(Game::GOMOKU);
+    let mut in_board = false;
+    for e in &t.exchanges {
+        let (cmd, rest) = e.input.split_once(' ').unwrap_or((&e.input, ""));
+        let reply = e.replies.first().map(String::as_str).unwrap_or("");
+        match cmd {
+            "START" | "RECTSTART" | "RESTART" => board = Board::new(Game::GOMOKU),
+            "BOARD" => in_board = true,
+            "DONE" => in_board = false,
+            "TURN" if !reply.starts_with("ERROR") => board.set(xy(rest), Some(Color::Black)),
+            "TAKEBACK" if reply == "OK" => board.set(xy(rest), None),
+            line if in_board => {
+                let (at, who) = line.rsplit_once(',').unwrap();
+                let own = if who == "1" {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                board.set(xy(at), Some(own));
+            }
+            _ => {}
+        }
+        let played = reply
+            .split_once(',')
+            .is_some_and(|(x, y)| x.parse::<usize>().is_ok() && y.parse::<usize>().is_ok());
+        if played {
+            let p = xy(reply);
+            assert!(board.is_empty(p), "{reply} is taken");
+            board.set(p, Some(Color::White));
+        }
+    }
+}
+
+#[test]
+fn gomocup_transcripts() {
+    let sessions = transcripts("gomocup.txt");
+    assert!(sessions.len() >= 5);
+    for mut t in sessions {
+        run_transcript(&mut t);
+        replay_gomocup(&t);
+    }
+}
