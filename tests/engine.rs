@@ -119,6 +119,22 @@ fn the_same_answer_twice_under_a_depth_limit() {
     }
 }
 
+/// Two threads share out the root's moves, each with its own table: the value of the position
+/// at a depth limit is the one thread's (the move may differ only between equal values).
+#[test]
+fn two_threads_find_the_value_one_thread_finds() {
+    let two = Params {
+        threads: 2,
+        ..Params::default()
+    };
+    for pos in testset("N16").iter().take(6) {
+        let a = choose::<Cpbim>(pos, 2);
+        let b = Engine::<Cpbim>::new(two.clone()).choose(pos, Limits::depth(2));
+        assert_legal(pos, &b.stones);
+        assert_eq!(a.eval, b.eval, "{}", pos.to_stone_list());
+    }
+}
+
 /// Gomoku and Renju through the same code: legal single stones, Renju's black never on a
 /// forbidden point, on positions of random play.
 #[test]

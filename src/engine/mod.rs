@@ -6,6 +6,7 @@
 //! iterative-deepening alpha-beta over whole moves, with a transposition table, picks the best
 //! by the connection-type valuation of [`Params`].
 
+mod alphabeta;
 pub mod clock;
 pub mod eval;
 pub mod moves;
@@ -22,8 +23,8 @@ use crate::model::{Model, Threat};
 use crate::search::proof::ProofNode;
 use crate::search::{Config, Outcome, Solver};
 use crate::{Board, Position};
+use alphabeta::Searcher;
 use eval::{DECIDED, WIN};
-use fxhash::FxHashMap;
 use moves::Moves;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -101,41 +102,18 @@ pub struct Choice {
     pub proof: Option<ProofNode>,
 }
 
-#[derive(Clone, Copy)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
-
-#[derive(Clone)]
-struct Entry {
-    depth: u32,
-    score: i32,
-    bound: Bound,
-    best: Vec<Point>,
-}
-
-/// The search was stopped by the clock.
-struct OutOfTime;
-
 /// An engine for one model type; the transposition table lives between moves.
 pub struct Engine<M: Model> {
     params: Params,
-    tt: FxHashMap<u64, Entry>,
     threat: Solver<M>,
     /// Threat searches of the other threads ([`Params::threads`]).
     pool: Vec<Solver<M>>,
-    /// The small threat search of the alpha-beta leaves.
-    leaf: Solver<M>,
+    /// The alpha-beta, one per thread.
+    searchers: Vec<Searcher<M>>,
     nodes: u64,
-    deadline: Option<Instant>,
     /// Set from outside ([`Engine::choose_until`]): every search ends with what it has.
     stop: Arc<AtomicBool>,
 }
-
-/// Entries kept before the table is cleared.
-const TT_LIMIT: usize = 1 << 20;
 
 impl<M: Model> Engine<M> {
     /// An engine weighing by `params`.
@@ -145,21 +123,17 @@ impl<M: Model> Engine<M> {
             tt_entries: 1 << 16,
             ..Config::default()
         });
-        let leaf = Solver::new(Config {
-            depth: params.leaf_depth,
-            max_nodes: Some(params.leaf_nodes),
-            tt_entries: 1 << 14,
-            ..Config::default()
-        });
+        let stop = Arc::new(AtomicBool::new(false));
+        let searchers = (0..params.threads.max(1))
+            .map(|_| Searcher::new(params.clone(), Arc::clone(&stop)))
+            .collect();
         Engine {
             params,
-            tt: FxHashMap::default(),
             threat,
             pool: Vec::new(),
-            leaf,
+            searchers,
             nodes: 0,
-            deadline: None,
-            stop: Arc::new(AtomicBool::new(false)),
+            stop,
         }
     }
 
@@ -201,7 +175,10 @@ impl<M: Model> Engine<M> {
         };
         self.nodes = 0;
         // Keep a margin for the answer itself.
-        self.deadline = limits.time.map(|t| start + t.mul_f64(0.9));
+        let deadline = limits.time.map(|t| start + t.mul_f64(0.9));
+        for s in &mut self.searchers {
+            s.start(deadline);
+        }
         let side = pos.to_move();
         let n = pos.stones_to_place();
         let mut m = M::from_board(pos.board());
@@ -422,27 +399,25 @@ impl<M: Model> Engine<M> {
         let mut best = (root[0].stones.clone(), 0, vec![root[0].stones.clone()]);
         let mut depth_done = 0;
         for depth in 1..=max_depth {
-            match self.root_iteration(m, side, &root, depth) {
-                Ok((i, score, pv)) => {
-                    best = (root[i].stones.clone(), score, pv);
-                    depth_done = depth;
-                    // Search the best move first next time.
-                    let mv = root.remove(i);
-                    root.insert(0, mv);
-                    if score.abs() >= DECIDED {
-                        break;
-                    }
-                }
-                Err(OutOfTime) => break,
+            let (found, complete) =
+                alphabeta::root_iteration(&mut self.searchers, m, side, &root, depth);
+            let Some((i, score, pv)) = found else { break };
+            best = (root[i].stones.clone(), score, pv);
+            if complete {
+                depth_done = depth;
+            }
+            // Search the best move first next time.
+            let mv = root.remove(i);
+            root.insert(0, mv);
+            if !complete || score.abs() >= DECIDED {
+                break;
             }
         }
         let verdict = match (verdict, best.1) {
             (Verdict::Open, s) if s >= DECIDED => Verdict::Win((WIN - s) as u32),
             (v, _) => v,
         };
-        if self.tt.len() > TT_LIMIT {
-            self.tt.clear();
-        }
+        self.nodes += self.searchers.iter().map(|s| s.nodes).sum::<u64>();
         Choice {
             stones: best.0,
             eval: best.1,
@@ -453,146 +428,6 @@ impl<M: Model> Engine<M> {
             time: start.elapsed(),
             proof: None,
         }
-    }
-
-    /// One iteration at the root: the index of the best move, its score and line.
-    fn root_iteration(
-        &mut self,
-        m: &mut M,
-        side: Color,
-        root: &[moves::Move],
-        depth: u32,
-    ) -> Result<(usize, i32, Vec<Vec<Point>>), OutOfTime> {
-        let mut alpha = -WIN - 1;
-        let mut best = (0, alpha, Vec::new());
-        for (i, mv) in root.iter().enumerate() {
-            for &p in &mv.stones {
-                m.make(p, side);
-            }
-            let r = self.negamax(m, side.opponent(), depth - 1, 1, -WIN - 1, -alpha);
-            for _ in &mv.stones {
-                m.unmake();
-            }
-            let (score, mut line) = r?;
-            let score = -score;
-            if score > alpha {
-                alpha = score;
-                line.insert(0, mv.stones.clone());
-                best = (i, score, line);
-            }
-        }
-        Ok(best)
-    }
-
-    /// The value of a leaf for `side` to move: a win when its small threat search finds one,
-    /// else the valuation.
-    fn leaf_value(&mut self, m: &M, side: Color, ply: u32) -> i32 {
-        if self.params.leaf_depth > 0 {
-            let (outcome, depth, nodes) = self.leaf.wins_within(m.board(), side, &self.stop);
-            self.nodes += nodes;
-            if outcome == Outcome::Win {
-                return WIN - ply as i32 - depth as i32;
-            }
-        }
-        self.params.evaluate(m, side)
-    }
-
-    /// Negamax with alpha-beta for `side` to move; the score and the principal variation.
-    fn negamax(
-        &mut self,
-        m: &mut M,
-        side: Color,
-        depth: u32,
-        ply: u32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> Result<(i32, Vec<Vec<Point>>), OutOfTime> {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(256)
-            && (self.stop.load(Ordering::Relaxed)
-                || self.deadline.is_some_and(|d| Instant::now() >= d))
-        {
-            return Err(OutOfTime);
-        }
-        if m.thn(side) > 0 {
-            return Ok((WIN - ply as i32, Vec::new()));
-        }
-        if m.board().stones() == m.game().point_count() {
-            return Ok((0, Vec::new()));
-        }
-        let key = m.zobrist() ^ (side.index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let mut tt_move = None;
-        if let Some(e) = self.tt.get(&key) {
-            if e.depth >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => e.score >= beta,
-                    Bound::Upper => e.score <= alpha,
-                };
-                if cut {
-                    return Ok((e.score, vec![e.best.clone()]));
-                }
-            }
-            tt_move = Some(e.best.clone());
-        }
-        let p = m.game().p();
-        let lost = Ok((-WIN + ply as i32 + 1, Vec::new()));
-        if m.thn(side.opponent()) as usize > p {
-            return lost;
-        }
-        if depth == 0 {
-            return Ok((self.leaf_value(m, side, ply), Vec::new()));
-        }
-        let mut list = match moves::generate(m, side, p, &self.params) {
-            Moves::Lost => return lost,
-            Moves::Some(list) => list,
-        };
-        if let Some(tm) = tt_move {
-            if let Some(i) = list.iter().position(|mv| mv.stones == tm) {
-                let mv = list.remove(i);
-                list.insert(0, mv);
-            }
-        }
-        let alpha0 = alpha;
-        let mut best = (-WIN - 1, Vec::new());
-        for mv in &list {
-            for &q in &mv.stones {
-                m.make(q, side);
-            }
-            let r = self.negamax(m, side.opponent(), depth - 1, ply + 1, -beta, -alpha);
-            for _ in &mv.stones {
-                m.unmake();
-            }
-            let (score, mut line) = r?;
-            let score = -score;
-            if score > best.0 {
-                line.insert(0, mv.stones.clone());
-                best = (score, line);
-            }
-            alpha = alpha.max(score);
-            if alpha >= beta {
-                break;
-            }
-        }
-        let bound = if best.0 <= alpha0 {
-            Bound::Upper
-        } else if best.0 >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        if let Some(first) = best.1.first() {
-            self.tt.insert(
-                key,
-                Entry {
-                    depth,
-                    score: best.0,
-                    bound,
-                    best: first.clone(),
-                },
-            );
-        }
-        Ok(best)
     }
 }
 

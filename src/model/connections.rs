@@ -217,7 +217,7 @@ fn window_masks_slow(k: u32, len: u32, f: u32, params: Params) -> [u32; 3] {
 
 /// Where connection and point types come from, per colour (Renju's black and white classify
 /// differently).
-pub trait TypeSource: Sized {
+pub trait TypeSource: Sized + Send {
     /// Name of the incremental model over this source.
     const INCREMENTAL: &'static str;
     /// Name of the rebuilt model over this source.

@@ -162,7 +162,7 @@ pub fn blocking_pairs(threats: &[Threat]) -> Vec<(Point, Point)> {
 
 /// A position model: a board with make/unmake of single stones and the queries the
 /// double-threat search asks. Every query is exact; the answer never depends on the model.
-pub trait Model: Sized {
+pub trait Model: Sized + Send {
     /// Short name: `raw`, `iu`, `cpbm`, `cpbim`.
     const NAME: &'static str;
 
