@@ -11,6 +11,7 @@
 mod common;
 
 use common::binary::cpbim;
+use common::LONG_SOLVE;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
@@ -442,6 +443,36 @@ async fn drive(page: Page, url: String) {
     page.click("#back").await;
     page.wait_stones(45).await;
     assert_eq!(page.stones().await, 45);
+
+    // A long solve shows its nodes while it runs.
+    page.load(LONG_SOLVE).await;
+    page.wait_stones(143).await;
+    page.c
+        .execute(
+            "document.getElementById('solve-time').value = '1.5'; document.getElementById('solve-depth').value = '';",
+            vec![],
+        )
+        .await
+        .unwrap();
+    page.click("#solve").await;
+    let shown = page
+        .until(
+            "the solve's progress",
+            "const t = document.getElementById('solve-result').textContent; return Number(document.getElementById('job-progress').dataset.nodes) > 0 && t.includes('nodes') && t",
+        )
+        .await;
+    eprintln!("while solving, the page shows: {shown}");
+    assert!(
+        shown.as_str().unwrap().starts_with("searching… "),
+        "{shown}"
+    );
+    let result = page
+        .until(
+            "the solve's end",
+            "return document.getElementById('solve-result').dataset.result",
+        )
+        .await;
+    assert_eq!(result, json!("unknown"));
 
     // Renju: a 15×15 board, black's forbidden points from the server, refused on click.
     page.c

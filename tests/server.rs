@@ -8,6 +8,7 @@ use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
 use axum::Router;
 use common::binary::cpbim;
+use common::LONG_SOLVE;
 use cpbim::server::{router, Options};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -525,6 +526,46 @@ async fn jobs_stream_progress_then_the_result() {
     let s = get(&app, &format!("/api/jobs/{id}")).await.json();
     assert_eq!(s["state"], "done");
     assert_eq!(s["kind"], "analyze");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_solve_streams_its_nodes_and_depth() {
+    let app = app();
+    let id = start(
+        &app,
+        "/api/solve",
+        json!({"record": LONG_SOLVE, "time": 1.5}),
+    )
+    .await;
+    let evs = events(&app, id).await;
+    let names: Vec<&str> = evs.iter().map(|e| e.0.as_str()).collect();
+    assert_eq!(names[names.len() - 2..], ["result", "end"], "{names:?}");
+    let result = &evs[evs.len() - 2].1;
+    assert_eq!(result["result"], "unknown", "{result}");
+    // Every progress event but perhaps one sent before the search began has the nodes so far
+    // and the depth of the iteration running.
+    let progress: Vec<&Value> = evs
+        .iter()
+        .filter(|e| e.0 == "progress")
+        .map(|e| &e.1)
+        .skip_while(|p| p.get("nodes").is_none())
+        .collect();
+    assert!(progress.len() >= 4, "{evs:?}");
+    let nodes: Vec<u64> = progress
+        .iter()
+        .map(|p| p["nodes"].as_u64().unwrap())
+        .collect();
+    let depths: Vec<u64> = progress
+        .iter()
+        .map(|p| p["depth"].as_u64().unwrap())
+        .collect();
+    eprintln!("progress of a 1.5 s solve: nodes {nodes:?}, depths {depths:?}");
+    assert!(nodes.windows(2).all(|w| w[0] <= w[1]), "{nodes:?}");
+    assert!(nodes[nodes.len() - 1] > nodes[0], "{nodes:?}");
+    assert!(nodes[nodes.len() - 1] <= result["nodes"].as_u64().unwrap());
+    assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{depths:?}");
+    assert!(depths.iter().all(|d| d % 4 == 0 && *d <= 28), "{depths:?}");
+    assert!(depths[depths.len() - 1] > 0, "{depths:?}");
 }
 
 /// Wait until no job thread works any more; how long that took.

@@ -11,7 +11,7 @@ use crate::model::{self, Kind};
 use crate::notation::{list, Format};
 use crate::record::Record;
 use crate::report::{answer_json, choice_json, finished_json, position_text, to_play};
-use crate::search::{tt::DEFAULT_ENTRIES, Config, DEFAULT_DEPTH};
+use crate::search::{tt::DEFAULT_ENTRIES, Config, SearchProgress, DEFAULT_DEPTH};
 use crate::{batch, limits, renju, Game, Reading, Rule};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State as Shared};
@@ -21,6 +21,7 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The longest `time` a move may ask for, in seconds.
@@ -445,13 +446,20 @@ pub async fn solve(
             (req.depth, req.nodes, req.time, req.canonical, req.proof);
         let record = Input::of(req.game, req.record, req.to_move).record()?;
         let game = *record.game();
+        let counter = SearchProgress::new();
         let config = Config {
             proof,
+            progress: Some(counter.clone()),
             ..config(&game, depth, nodes, time, canonical)?
         };
         Ok(Box::new(
-            move |stop: &AtomicBool, _: &(dyn Fn(Value) + Sync)| {
-                let answer = with_cpbim!(game, M => batch::answer::<M>(&record, &config, stop));
+            move |stop: &AtomicBool, progress: &(dyn Fn(Value) + Sync)| {
+                let poll = || json!({"nodes": counter.nodes(), "depth": counter.depth()});
+                let answer = jobs::polled(
+                    progress,
+                    &poll,
+                    || with_cpbim!(game, M => batch::answer::<M>(&record, &config, stop)),
+                );
                 Ok(answer_json(&answer))
             },
         ))
@@ -497,38 +505,66 @@ pub async fn analyze(
         let how = input.reading()?;
         let record = crate::opening::parse_line_or_name(&input.record, how)
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        let counter = SearchProgress::new();
         let cfg = AnalyzeConfig {
-            search: config(&how.game, req.depth, req.nodes, req.time, req.canonical)?,
+            search: Config {
+                progress: Some(counter.clone()),
+                ..config(&how.game, req.depth, req.nodes, req.time, req.canonical)?
+            },
             defenses: req.defenses,
             radius: req.radius.unwrap_or(2),
         };
-        Ok(Box::new(
-            move |stop: &AtomicBool, progress: &(dyn Fn(Value) + Sync)| {
-                let report = |p: crate::analyze::Progress| {
-                    progress(json!({
-                        "boundaries_done": p.boundaries_done,
-                        "boundaries": p.boundaries,
-                        "searches_done": p.searches_done,
-                        "searches": p.searches,
-                    }))
-                };
-                let game = *record.game();
-                let a = with_cpbim!(game, M => analyze_record::<M>(&record, &cfg, stop, &report))
-                    .map_err(|e| e.to_string())?;
-                let objects: Vec<Value> = a
-                    .boundaries
-                    .iter()
-                    .map(boundary_json)
-                    .chain(end_json(&a))
-                    .collect();
-                Ok(Value::Array(objects))
-            },
-        ))
+        Ok(analysis_work(record, cfg, counter))
     };
     match prepare() {
         Ok(work) => launch(&state, "analyze", &wait, work).await,
         Err(e) => e.into_response(),
     }
+}
+
+/// The work of an analysis job: the objects of `cpbim analyze --json` in an array. Its
+/// progress: the nodes of its searches (`counter`, which `cfg`'s searches publish to) and the
+/// boundaries and searches done.
+fn analysis_work(record: Record, cfg: AnalyzeConfig, counter: Arc<SearchProgress>) -> Work {
+    Box::new(
+        move |stop: &AtomicBool, progress: &(dyn Fn(Value) + Sync)| {
+            let last = Mutex::new(None);
+            let poll = || analysis_progress(*lock(&last), counter.nodes());
+            let report = |p: crate::analyze::Progress| {
+                *lock(&last) = Some(p);
+                progress(poll());
+            };
+            let game = *record.game();
+            let analyse =
+                || with_cpbim!(game, M => analyze_record::<M>(&record, &cfg, stop, &report));
+            let a = jobs::polled(progress, &poll, analyse).map_err(|e| e.to_string())?;
+            let objects: Vec<Value> = a
+                .boundaries
+                .iter()
+                .map(boundary_json)
+                .chain(end_json(&a))
+                .collect();
+            Ok(Value::Array(objects))
+        },
+    )
+}
+
+/// The progress of an analysis: the boundaries and searches done (once the first search has
+/// ended) and the nodes of all its searches so far.
+fn analysis_progress(p: Option<crate::analyze::Progress>, nodes: u64) -> Value {
+    let mut v = json!({ "nodes": nodes });
+    if let Some(p) = p {
+        v["boundaries_done"] = json!(p.boundaries_done);
+        v["boundaries"] = json!(p.boundaries);
+        v["searches_done"] = json!(p.searches_done);
+        v["searches"] = json!(p.searches);
+    }
+    v
+}
+
+/// The value behind `m` (a panic elsewhere cannot leave a progress object half written).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// `POST /api/move`: `cpbim move --json` with `time` or `depth` and `player`.

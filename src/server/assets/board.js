@@ -384,6 +384,7 @@ async function startJob(kind, path, body, onResult) {
   $('job').hidden = false;
   $('job-kind').textContent = kind;
   $('job-progress').textContent = '';
+  $('job-progress').dataset.nodes = '';
   const done = () => {
     source.close();
     if (S.job === job) {
@@ -392,10 +393,13 @@ async function startJob(kind, path, body, onResult) {
     }
   };
   source.addEventListener('progress', (ev) => {
+    if (S.job !== job) return;
     const p = JSON.parse(ev.data);
-    let text = `${(p.elapsed_ms / 1000).toFixed(1)} s`;
-    if (p.searches) text += `, searches ${p.searches_done}/${p.searches}, boundary ${p.boundaries_done}/${p.boundaries}`;
+    const text = progressText(p);
     $('job-progress').textContent = text;
+    $('job-progress').dataset.nodes = p.nodes === undefined ? '' : p.nodes;
+    if (kind === 'solve') $('solve-result').textContent = `searching… ${text}`;
+    if (kind === 'analyze') $('analysis').textContent = `analysing… ${text}`;
   });
   source.addEventListener('result', (ev) => {
     done();
@@ -410,6 +414,22 @@ async function startJob(kind, path, body, onResult) {
     done();
   });
   source.addEventListener('end', done);
+}
+
+// `1.2 M nodes, depth 12, searches 3/10, boundary 1/5, 0.8 s`: what the job's progress has.
+function progressText(p) {
+  const parts = [];
+  if (p.nodes !== undefined) parts.push(`${count(p.nodes)} nodes`);
+  if (p.depth) parts.push(`depth ${p.depth}`);
+  if (p.searches) parts.push(`searches ${p.searches_done}/${p.searches}, boundary ${p.boundaries_done}/${p.boundaries}`);
+  parts.push(`${(p.elapsed_ms / 1000).toFixed(1)} s`);
+  return parts.join(', ');
+}
+
+function count(n) {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} M`;
+  if (n >= 1e4) return `${(n / 1e3).toFixed(0)} k`;
+  return String(n);
 }
 
 function cancelJob() {
@@ -444,6 +464,7 @@ function solve() {
   const t0 = performance.now();
   $('solve-result').textContent = 'solving…';
   $('solve-result').removeAttribute('data-solve-ms');
+  $('solve-result').removeAttribute('data-result');
   $('proof').innerHTML = '';
   startJob('solve', '/api/solve', body, (r) => {
     showSolve(r);
