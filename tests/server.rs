@@ -8,7 +8,7 @@ use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
 use axum::Router;
 use common::binary::cpbim;
-use common::LONG_SOLVE;
+use common::{diagram, gomoku_puzzle, LONG_SOLVE};
 use cpbim::server::{router, Options};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -566,6 +566,133 @@ async fn a_long_solve_streams_its_nodes_and_depth() {
     assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{depths:?}");
     assert!(depths.iter().all(|d| d % 4 == 0 && *d <= 28), "{depths:?}");
     assert!(depths[depths.len() - 1] > 0, "{depths:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_puzzle_diagram_is_analysed_and_extended() {
+    let app = app();
+    let puzzle = gomoku_puzzle();
+    // The counts do not tell the side to move: the request must.
+    let a = post(
+        &app,
+        "/api/analyze?wait=1",
+        json!({"game": "gomoku", "record": puzzle}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text);
+    assert!(a.error().contains("--to-move"), "{}", a.text);
+    for side in ["black", "white"] {
+        let a = post(
+            &app,
+            "/api/analyze?wait=1",
+            json!({"game": "gomoku", "record": puzzle, "to_move": side, "defenses": true}),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+        let args = [
+            "analyze",
+            "--game",
+            "gomoku",
+            "--to-move",
+            side,
+            "--defenses",
+            "--json",
+            &puzzle,
+        ];
+        let cli = cpbim(&args, b"", &[]);
+        assert_eq!(cli.code, 0, "{}", cli.stderr);
+        let cli: Vec<Value> = cli
+            .lines()
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(timeless(a.json()), timeless(Value::Array(cli)));
+        assert_eq!(a.json()[0]["to_move"], side);
+        assert_eq!(a.json()[0]["stones"], 3);
+    }
+    // Black to move wins with an open four; white, to move, faces that threat.
+    let a = post(
+        &app,
+        "/api/analyze?wait=1",
+        json!({"game": "gomoku", "record": puzzle, "to_move": "white"}),
+    )
+    .await;
+    assert_eq!(
+        (
+            &a.json()[0]["win"]["result"],
+            &a.json()[0]["threat"]["result"]
+        ),
+        (&json!("none"), &json!("win"))
+    );
+    // Connect6: a stone of the side to move after the diagram is a move in progress; a second
+    // that makes six ends the game.
+    let c6 = diagram(
+        19,
+        19,
+        &[
+            ("A1", 'O'),
+            ("B1", 'O'),
+            ("C1", 'O'),
+            ("D1", 'O'),
+            ("J10", 'X'),
+        ],
+    );
+    let p = post(
+        &app,
+        "/api/position",
+        json!({"record": c6, "to_move": "white", "pending": ["E1"]}),
+    )
+    .await;
+    assert_eq!(p.status, StatusCode::OK, "{}", p.text);
+    let p = p.json();
+    assert_eq!(p["pending"], json!([["E1", "white"]]));
+    assert_eq!(
+        (&p["to_move"], &p["stones_to_place"]),
+        (&json!("white"), &json!(1))
+    );
+    let p = post(
+        &app,
+        "/api/position",
+        json!({"record": c6, "to_move": "black", "pending": ["F1"]}),
+    )
+    .await;
+    assert_eq!(p.json()["pending"], json!([["F1", "black"]]));
+    let taken = post(
+        &app,
+        "/api/position",
+        json!({"record": c6, "to_move": "white", "pending": ["A1"]}),
+    )
+    .await;
+    assert_eq!(taken.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(taken.error().contains("occupied"), "{}", taken.text);
+    let whole = post(
+        &app,
+        "/api/position",
+        json!({"record": c6, "to_move": "white", "pending": ["E1", "F1"]}),
+    )
+    .await;
+    assert!(whole.error().contains("whole move"), "{}", whole.text);
+    let six = diagram(
+        19,
+        19,
+        &[
+            ("A1", 'O'),
+            ("B1", 'O'),
+            ("C1", 'O'),
+            ("D1", 'O'),
+            ("E1", 'O'),
+            ("J10", 'X'),
+        ],
+    );
+    let p = post(
+        &app,
+        "/api/position",
+        json!({"record": six, "to_move": "white", "pending": ["F1"]}),
+    )
+    .await
+    .json();
+    assert_eq!(p["finished"]["winner"], "white", "{p}");
+    assert_eq!(p["stones_to_place"], 0);
 }
 
 /// Wait until no job thread works any more; how long that took.

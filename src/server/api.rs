@@ -199,16 +199,13 @@ pub fn position_json(record: &Record, pending: &[Point]) -> Value {
 
 /// The record with `pending` stones played after it: the game that they finish (a move
 /// completed, or a row made by its first stone), or the record and the stones of the move in
-/// progress.
+/// progress. After a diagram (a puzzle) the stones are the side to move's, fewer than a move.
 fn with_pending(record: Record, pending: &[String]) -> Result<(Record, Vec<Point>), ApiError> {
     if pending.is_empty() {
         return Ok((record, Vec::new()));
     }
     let bad = |m: String| ApiError::unprocessable(format!("pending: {m}"));
     let pos = record.position().map_err(|e| bad(e.to_string()))?;
-    if !record.ordered() {
-        return Err(bad(crate::notation::ParseError::NotALine.to_string()));
-    }
     let game = *record.game();
     if pending.len() >= pos.stones_to_place() {
         return Err(bad(format!(
@@ -216,6 +213,9 @@ fn with_pending(record: Record, pending: &[String]) -> Result<(Record, Vec<Point
             pending.len(),
             pos.stones_to_place()
         )));
+    }
+    if !record.ordered() {
+        return diagram_with_pending(record, pending).map_err(bad);
     }
     let mut tokens: Vec<(Point, String)> = record
         .stones()
@@ -233,6 +233,33 @@ fn with_pending(record: Record, pending: &[String]) -> Result<(Record, Vec<Point
         Err(crate::PositionError::StoneCount { .. }) => Ok((record, points)),
         Err(e) => Err(bad(e.to_string())),
     }
+}
+
+/// A diagram with `pending` stones of its side to move (fewer than a move): the finished
+/// diagram when they make a row, else the diagram and their points.
+fn diagram_with_pending(
+    record: Record,
+    pending: &[String],
+) -> Result<(Record, Vec<Point>), String> {
+    let side = record.to_move();
+    let mut board = record.board().clone();
+    let mut points = Vec::new();
+    for t in pending {
+        let p = board.game().parse_point(t).map_err(|e| e.to_string())?;
+        if !board.is_empty(p) {
+            return Err(crate::PositionError::Occupied {
+                token: crate::text::excerpt(t),
+            }
+            .to_string());
+        }
+        board.set(p, Some(side));
+        points.push(p);
+    }
+    if board.find_win_of(side).is_some() {
+        let done = Record::from_board(board, Some(side)).map_err(|e| e.to_string())?;
+        return Ok((done, Vec::new()));
+    }
+    Ok((record, points))
 }
 
 /// `POST /api/position`: the position object of a record.
@@ -503,7 +530,7 @@ pub async fn analyze(
         let req = body(payload)?;
         let input = Input::of(req.game, req.record, req.to_move);
         let how = input.reading()?;
-        let record = crate::opening::parse_line_or_name(&input.record, how)
+        let record = crate::opening::parse_game_or_name(&input.record, how)
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
         let counter = SearchProgress::new();
         let cfg = AnalyzeConfig {
