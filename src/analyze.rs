@@ -135,25 +135,37 @@ pub enum AnalyzeError {
 
 /// Analyse every move boundary of a game with model `M` ([`analyze_stones`]); a finished game
 /// is analysed up to the position its winning move was played from, and its end is reported.
+/// A diagram (no play order, a puzzle with its side to move) is one position: that position
+/// is analysed as a boundary with no last move, and a finished diagram has no boundary.
 pub fn analyze_record<M: Model>(
     record: &Record,
     cfg: &AnalyzeConfig,
     stop: &AtomicBool,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Analysis, AnalyzeError> {
-    if !record.ordered() {
-        return Err(crate::notation::ParseError::NotALine.into());
-    }
-    let played = record
-        .before_end()
-        .map_or(record.stones().len(), |p| p.stones().len());
-    let boundaries = analyze_stones::<M>(
-        *record.game(),
-        &record.stones()[..played],
-        cfg,
-        stop,
-        progress,
-    )?;
+    let boundaries = if record.ordered() {
+        let played = record
+            .before_end()
+            .map_or(record.stones().len(), |p| p.stones().len());
+        analyze_stones::<M>(
+            *record.game(),
+            &record.stones()[..played],
+            cfg,
+            stop,
+            progress,
+        )?
+    } else {
+        let at: Vec<At> = record
+            .position()
+            .into_iter()
+            .map(|pos| At {
+                stones: pos.board().stones(),
+                last_move: Vec::new(),
+                pos,
+            })
+            .collect();
+        analyze_positions::<M>(&at, cfg, stop, progress)
+    };
     Ok(Analysis {
         boundaries,
         end: record.win().cloned(),
@@ -191,11 +203,34 @@ pub fn analyze_stones<M: Model>(
     stop: &AtomicBool,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Vec<Boundary>, crate::PositionError> {
-    let ends: Vec<usize> = boundaries(&game, stones.len()).collect();
-    let positions: Vec<Position> = ends
-        .iter()
-        .map(|&n| Position::from_stones(game, &stones[..n]))
-        .collect::<Result<_, _>>()?;
+    let at: Vec<At> = boundaries(&game, stones.len())
+        .map(|n| {
+            Ok(At {
+                stones: n,
+                last_move: stones[game.move_of_stone(n - 1).start..n].to_vec(),
+                pos: Position::from_stones(game, &stones[..n])?,
+            })
+        })
+        .collect::<Result<_, crate::PositionError>>()?;
+    Ok(analyze_positions::<M>(&at, cfg, stop, progress))
+}
+
+/// A position to analyse: its stone count, the move that led to it, the position.
+struct At {
+    stones: usize,
+    last_move: Vec<Point>,
+    pos: Position,
+}
+
+/// Analyse the positions `at` with model `M`, searching in parallel; `progress` is called
+/// after every search.
+fn analyze_positions<M: Model>(
+    at: &[At],
+    cfg: &AnalyzeConfig,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Vec<Boundary> {
+    let positions: Vec<&Position> = at.iter().map(|a| &a.pos).collect();
     let solvers = Solvers::<M>::new(&cfg.search);
     let provers = Solvers::<M>::new(&Config {
         proof: true,
@@ -259,10 +294,9 @@ pub fn analyze_stones<M: Model>(
             )
         });
         finished.fetch_add(1, Ordering::Relaxed);
-        let n = ends[i];
         out.push(Boundary {
-            stones: n,
-            last_move: stones[game.move_of_stone(n - 1).start..n].to_vec(),
+            stones: at[i].stones,
+            last_move: at[i].last_move.clone(),
             to_move: pos.to_move(),
             live_windows,
             thn,
@@ -271,7 +305,7 @@ pub fn analyze_stones<M: Model>(
             defenses,
         });
     }
-    Ok(out)
+    out
 }
 
 /// The pairs of `side` (to move on `board`) after which the opponent has no double-threat win
@@ -439,10 +473,13 @@ pub fn boundary_json(b: &Boundary) -> serde_json::Value {
 pub fn boundary_text(b: &Boundary) -> String {
     use crate::report::solution_text;
     let mut s = format!(
-        "{:>3} stones  {} to move  (last: {})  live windows B {} W {}, thn B {} W {}\n",
+        "{:>3} stones  {} to move  ({})  live windows B {} W {}, thn B {} W {}\n",
         b.stones,
         b.to_move,
-        points_text(&b.last_move),
+        match b.last_move.as_slice() {
+            [] => "a diagram".to_string(),
+            m => format!("last: {}", points_text(m)),
+        },
         b.live_windows.black,
         b.live_windows.white,
         b.thn.black,

@@ -297,7 +297,7 @@ pub enum LineError {
     /// A token meant as an opening name that is none.
     #[error(transparent)]
     Name(#[from] NameError),
-    /// Not a game with its play order.
+    /// Not a game (or, where a line is needed, one without its play order).
     #[error(transparent)]
     Parse(#[from] crate::notation::ParseError),
     /// The stones of a name that do not make a game.
@@ -306,13 +306,24 @@ pub enum LineError {
 }
 
 /// A line: a DIF opening name (`X-J8`, Connect6) or a game in any format that keeps the play
-/// order (what `cpbim analyze` reads).
+/// order (what `cpbim name` reads).
 pub fn parse_line_or_name(text: &str, how: crate::Reading) -> Result<crate::Record, LineError> {
+    let record = parse_game_or_name(text, how)?;
+    if record.ordered() {
+        Ok(record)
+    } else {
+        Err(crate::notation::ParseError::NotALine.into())
+    }
+}
+
+/// A DIF opening name (`X-J8`, Connect6) or a game in any format, a diagram too (what
+/// `cpbim analyze` reads).
+pub fn parse_game_or_name(text: &str, how: crate::Reading) -> Result<crate::Record, LineError> {
     match parse_name(text) {
         Ok(o) if how.game.is_connect6() => Ok(crate::Record::from_stones(how.game, &o.stones())?),
         // One token with a dash is meant as a name: say why it is none.
         Err(e) if is_name_like(text) => Err(e.into()),
-        _ => Ok(crate::parse_line(text, how)?),
+        _ => Ok(crate::parse_record(text, how)?),
     }
 }
 

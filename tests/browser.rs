@@ -1,8 +1,9 @@
 //! The analysis board end to end in a real headless Chromium, driven over WebDriver
 //! (fantoccini) against `cpbim serve --port 0`: load the page, place the built-in example's
 //! stones by clicking, solve it and read the numbered line from the page, walk the proof,
-//! analyse, play moves against the engine, paste an SGF and step through it. Prints the
-//! measured latencies. Chromium and chromedriver come from the OS packages (`.ci/run`
+//! analyse, play moves against the engine, paste an SGF and step through it, watch a long
+//! solve's nodes, mark Renju's forbidden points, and set up, analyse and extend a Gomoku puzzle
+//! diagram. Prints the measured latencies. Chromium and chromedriver come from the OS packages (`.ci/run`
 //! installs them); without them the test fails and says how to install them.
 //!
 //! With `CPBIM_SCREENSHOTS=DIR` the main views are saved as PNG files into DIR (the README's
@@ -11,6 +12,7 @@
 mod common;
 
 use common::binary::cpbim;
+use common::{gomoku_puzzle, LONG_SOLVE};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
@@ -443,6 +445,36 @@ async fn drive(page: Page, url: String) {
     page.wait_stones(45).await;
     assert_eq!(page.stones().await, 45);
 
+    // A long solve shows its nodes while it runs.
+    page.load(LONG_SOLVE).await;
+    page.wait_stones(143).await;
+    page.c
+        .execute(
+            "document.getElementById('solve-time').value = '1.5'; document.getElementById('solve-depth').value = '';",
+            vec![],
+        )
+        .await
+        .unwrap();
+    page.click("#solve").await;
+    let shown = page
+        .until(
+            "the solve's progress",
+            "const t = document.getElementById('solve-result').textContent; return Number(document.getElementById('job-progress').dataset.nodes) > 0 && t.includes('nodes') && t",
+        )
+        .await;
+    eprintln!("while solving, the page shows: {shown}");
+    assert!(
+        shown.as_str().unwrap().starts_with("searching… "),
+        "{shown}"
+    );
+    let result = page
+        .until(
+            "the solve's end",
+            "return document.getElementById('solve-result').dataset.result",
+        )
+        .await;
+    assert_eq!(result, json!("unknown"));
+
     // Renju: a 15×15 board, black's forbidden points from the server, refused on click.
     page.c
         .execute(
@@ -493,4 +525,119 @@ async fn drive(page: Page, url: String) {
         .js("return document.querySelector('[data-stone=\"A3\"]').dataset.color")
         .await;
     assert_eq!(color, json!("black"));
+
+    puzzle(&page).await;
+}
+
+/// A Gomoku puzzle diagram: the page asks who is to move, analyses it as `cpbim analyze
+/// --to-move` does, and clicks extend it with the chosen side's stones first.
+async fn puzzle(page: &Page) {
+    page.c
+        .execute(
+            "const g = document.getElementById('game'); g.value = 'gomoku'; g.dispatchEvent(new Event('change')); document.getElementById('to-move').value = '';",
+            vec![],
+        )
+        .await
+        .unwrap();
+    page.wait_stones(0).await;
+    let puzzle = gomoku_puzzle();
+    page.load(&puzzle).await;
+    let said = page
+        .until(
+            "the question of the side to move",
+            "return document.getElementById('to-move').classList.contains('wanted') && document.getElementById('message').textContent",
+        )
+        .await;
+    assert!(said.as_str().unwrap().contains("to move"), "{said}");
+    let choose = |side: &str| {
+        format!("const s = document.getElementById('to-move'); s.value = '{side}'; s.dispatchEvent(new Event('change'));")
+    };
+    page.js(&choose("black")).await;
+    page.until(
+        "the puzzle, black to move",
+        "return document.body.dataset.toMove === 'black' && document.body.dataset.stones === '3'",
+    )
+    .await;
+    page.click("#analyze").await;
+    page.until(
+        "the puzzle's analysis",
+        "return document.querySelectorAll('#analysis tr.boundary').length === 1",
+    )
+    .await;
+    let shown = page
+        .js("return Array.from(document.querySelectorAll('#analysis tr.boundary td')).map(td => td.textContent)")
+        .await;
+    let cli = cpbim(
+        &[
+            "analyze",
+            "--game",
+            "gomoku",
+            "--to-move",
+            "black",
+            "--defenses",
+            "--json",
+            &puzzle,
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(cli.code, 0, "{}", cli.stderr);
+    let lines = cli.lines();
+    assert_eq!(lines.len(), 1, "{}", cli.stdout);
+    let b: Value = serde_json::from_str(lines[0]).unwrap();
+    let res = |s: &Value| format!("{} {}", s["result"].as_str().unwrap(), s["depth"]);
+    let hold = if b["defenses"]["needed"] == json!(true) {
+        format!("{}/{}", b["defenses"]["holding"], b["defenses"]["pairs"])
+    } else {
+        "no threat".to_string()
+    };
+    let expected = json!([
+        b["stones"].to_string(),
+        b["to_move"],
+        "",
+        format!(
+            "{}/{}",
+            b["live_windows"]["black"], b["live_windows"]["white"]
+        ),
+        format!("{}/{}", b["thn"]["black"], b["thn"]["white"]),
+        res(&b["win"]),
+        res(&b["threat"]),
+        hold,
+    ]);
+    assert_eq!(shown, expected);
+    assert_eq!(b["win"]["result"], "win");
+    page.screenshot("puzzle").await;
+    // Clicks extend the puzzle: black's stone first, then white's.
+    page.place("A1", 4).await;
+    page.place("O15", 5).await;
+    let colors = page
+        .js("return ['A1', 'O15'].map(p => document.querySelector(`[data-stone=\"${p}\"]`).dataset.color)")
+        .await;
+    assert_eq!(colors, json!(["black", "white"]));
+    assert_eq!(
+        page.js("return document.body.dataset.toMove").await,
+        json!("black")
+    );
+    page.click("#undo").await;
+    page.wait_stones(4).await;
+    // The other side: the puzzle again, and white's stone first.
+    page.js(&choose("white")).await;
+    page.wait_stones(3).await;
+    page.until(
+        "the puzzle, white to move",
+        "return document.body.dataset.toMove === 'white'",
+    )
+    .await;
+    page.place("A1", 4).await;
+    let color = page
+        .js("return document.querySelector('[data-stone=\"A1\"]').dataset.color")
+        .await;
+    assert_eq!(color, json!("white"));
+    // The engine plays from a puzzle too: a hint for black, now to move.
+    page.click("#hint").await;
+    page.until(
+        "the puzzle's hint",
+        "return document.querySelectorAll('[data-hint]').length === 1",
+    )
+    .await;
 }

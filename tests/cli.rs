@@ -236,6 +236,35 @@ fn other_games_are_read_and_written() {
         no_white.as_bytes(),
     );
     assert_eq!(o.code, 0, "{}", o.stderr);
+    // analyze takes the puzzle as its one position (and draws its own board, not a replay of
+    // a made-up order); name refuses it.
+    let dir = scratch("puzzle-svg");
+    let svg = dir.to_str().unwrap();
+    let args = [
+        "analyze",
+        "--game",
+        "gomoku",
+        "--to-move",
+        "black",
+        "--svg",
+        svg,
+        &no_white,
+    ];
+    let o = run(&args, b"");
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout
+            .starts_with("  3 stones  black to move  (a diagram)  live windows B 0 W 0"),
+        "{}",
+        o.stdout
+    );
+    assert!(o.stdout.contains("black wins?     win 2"), "{}", o.stdout);
+    let drawn = std::fs::read_to_string(dir.join("boundary_003.svg")).unwrap();
+    assert_eq!(drawn.matches("<circle").count(), 3, "{drawn}");
+    assert_eq!(drawn.matches("fill=\"#111\"").count(), 3, "{drawn}");
+    let c6 = run(&["position", "J10 K11 I11", "--format", "diagram"], b"").stdout;
+    let o = run(&["name", &c6], b"");
+    assert!(o.stderr.contains("in which order"), "{}", o.stderr);
     // The solver covers every game: an open three of Gomoku is a VCF of one four.
     let o = run(&["solve", "--game", "gomoku", "h8 a1 i8 a2 j8 a3"], b"");
     assert!(o.stdout.starts_with("win 2  "), "{}{}", o.stdout, o.stderr);

@@ -8,6 +8,7 @@ use axum::body::Body;
 use axum::http::{Method, Request, StatusCode};
 use axum::Router;
 use common::binary::cpbim;
+use common::{diagram, gomoku_puzzle, LONG_SOLVE};
 use cpbim::server::{router, Options};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
@@ -525,6 +526,173 @@ async fn jobs_stream_progress_then_the_result() {
     let s = get(&app, &format!("/api/jobs/{id}")).await.json();
     assert_eq!(s["state"], "done");
     assert_eq!(s["kind"], "analyze");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_solve_streams_its_nodes_and_depth() {
+    let app = app();
+    let id = start(
+        &app,
+        "/api/solve",
+        json!({"record": LONG_SOLVE, "time": 1.5}),
+    )
+    .await;
+    let evs = events(&app, id).await;
+    let names: Vec<&str> = evs.iter().map(|e| e.0.as_str()).collect();
+    assert_eq!(names[names.len() - 2..], ["result", "end"], "{names:?}");
+    let result = &evs[evs.len() - 2].1;
+    assert_eq!(result["result"], "unknown", "{result}");
+    // Every progress event but perhaps one sent before the search began has the nodes so far
+    // and the depth of the iteration running.
+    let progress: Vec<&Value> = evs
+        .iter()
+        .filter(|e| e.0 == "progress")
+        .map(|e| &e.1)
+        .skip_while(|p| p.get("nodes").is_none())
+        .collect();
+    assert!(progress.len() >= 4, "{evs:?}");
+    let nodes: Vec<u64> = progress
+        .iter()
+        .map(|p| p["nodes"].as_u64().unwrap())
+        .collect();
+    let depths: Vec<u64> = progress
+        .iter()
+        .map(|p| p["depth"].as_u64().unwrap())
+        .collect();
+    eprintln!("progress of a 1.5 s solve: nodes {nodes:?}, depths {depths:?}");
+    assert!(nodes.windows(2).all(|w| w[0] <= w[1]), "{nodes:?}");
+    assert!(nodes[nodes.len() - 1] > nodes[0], "{nodes:?}");
+    assert!(nodes[nodes.len() - 1] <= result["nodes"].as_u64().unwrap());
+    assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{depths:?}");
+    assert!(depths.iter().all(|d| d % 4 == 0 && *d <= 28), "{depths:?}");
+    assert!(depths[depths.len() - 1] > 0, "{depths:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_puzzle_diagram_is_analysed_and_extended() {
+    let app = app();
+    let puzzle = gomoku_puzzle();
+    // The counts do not tell the side to move: the request must.
+    let a = post(
+        &app,
+        "/api/analyze?wait=1",
+        json!({"game": "gomoku", "record": puzzle}),
+    )
+    .await;
+    assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text);
+    assert!(a.error().contains("--to-move"), "{}", a.text);
+    for side in ["black", "white"] {
+        let a = post(
+            &app,
+            "/api/analyze?wait=1",
+            json!({"game": "gomoku", "record": puzzle, "to_move": side, "defenses": true}),
+        )
+        .await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+        let args = [
+            "analyze",
+            "--game",
+            "gomoku",
+            "--to-move",
+            side,
+            "--defenses",
+            "--json",
+            &puzzle,
+        ];
+        let cli = cpbim(&args, b"", &[]);
+        assert_eq!(cli.code, 0, "{}", cli.stderr);
+        let cli: Vec<Value> = cli
+            .lines()
+            .iter()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(timeless(a.json()), timeless(Value::Array(cli)));
+        assert_eq!(a.json()[0]["to_move"], side);
+        assert_eq!(a.json()[0]["stones"], 3);
+    }
+    // Black to move wins with an open four; white, to move, faces that threat.
+    let a = post(
+        &app,
+        "/api/analyze?wait=1",
+        json!({"game": "gomoku", "record": puzzle, "to_move": "white"}),
+    )
+    .await;
+    assert_eq!(
+        (
+            &a.json()[0]["win"]["result"],
+            &a.json()[0]["threat"]["result"]
+        ),
+        (&json!("none"), &json!("win"))
+    );
+    // Connect6: a stone of the side to move after the diagram is a move in progress; a second
+    // that makes six ends the game.
+    let c6 = diagram(
+        19,
+        19,
+        &[
+            ("A1", 'O'),
+            ("B1", 'O'),
+            ("C1", 'O'),
+            ("D1", 'O'),
+            ("J10", 'X'),
+        ],
+    );
+    let p = post(
+        &app,
+        "/api/position",
+        json!({"record": c6, "to_move": "white", "pending": ["E1"]}),
+    )
+    .await;
+    assert_eq!(p.status, StatusCode::OK, "{}", p.text);
+    let p = p.json();
+    assert_eq!(p["pending"], json!([["E1", "white"]]));
+    assert_eq!(
+        (&p["to_move"], &p["stones_to_place"]),
+        (&json!("white"), &json!(1))
+    );
+    let p = post(
+        &app,
+        "/api/position",
+        json!({"record": c6, "to_move": "black", "pending": ["F1"]}),
+    )
+    .await;
+    assert_eq!(p.json()["pending"], json!([["F1", "black"]]));
+    let taken = post(
+        &app,
+        "/api/position",
+        json!({"record": c6, "to_move": "white", "pending": ["A1"]}),
+    )
+    .await;
+    assert_eq!(taken.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(taken.error().contains("occupied"), "{}", taken.text);
+    let whole = post(
+        &app,
+        "/api/position",
+        json!({"record": c6, "to_move": "white", "pending": ["E1", "F1"]}),
+    )
+    .await;
+    assert!(whole.error().contains("whole move"), "{}", whole.text);
+    let six = diagram(
+        19,
+        19,
+        &[
+            ("A1", 'O'),
+            ("B1", 'O'),
+            ("C1", 'O'),
+            ("D1", 'O'),
+            ("E1", 'O'),
+            ("J10", 'X'),
+        ],
+    );
+    let p = post(
+        &app,
+        "/api/position",
+        json!({"record": six, "to_move": "white", "pending": ["F1"]}),
+    )
+    .await
+    .json();
+    assert_eq!(p["finished"]["winner"], "white", "{p}");
+    assert_eq!(p["stones_to_place"], 0);
 }
 
 /// Wait until no job thread works any more; how long that took.

@@ -1,6 +1,6 @@
 //! `cpbim analyze`: move-by-move threat analysis of games and opening lines.
 
-use super::input::{line_items, Item};
+use super::input::{game_record, line_items, Item};
 use super::progress::Progress;
 use super::{stopped, with_game_model, InputArgs, ModelName, SearchArgs, STOP};
 use anyhow::{Context, Result};
@@ -14,8 +14,9 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct AnalyzeArgs {
-    /// The game or opening line to analyse (any format with its play order; finished games
-    /// too; a DIF name like `X-J8`), a file of lines, or `-`. Without it, --named.
+    /// The game or opening line to analyse (any format; finished games too; a DIF name like
+    /// `X-J8`; a diagram is its one position, with --to-move for a puzzle), a file of lines,
+    /// or `-`. Without it, --named.
     #[command(flatten)]
     input: InputArgs,
     /// Analyse the 24 distinct named openings of the thesis (000 §2.2.1).
@@ -53,7 +54,12 @@ fn jobs(args: &AnalyzeArgs) -> Result<Vec<(String, Result<Record>)>> {
     let Some(arg) = &args.input.position else {
         anyhow::bail!("give a game (any format, a DIF name or a file of lines) or --named");
     };
-    let items = line_items(Some(arg), args.input.game_id, args.input.reading())?;
+    let items = line_items(
+        Some(arg),
+        args.input.game_id,
+        args.input.reading(),
+        game_record,
+    )?;
     Ok(items
         .into_iter()
         .map(|Item { line, record }| {
@@ -194,7 +200,14 @@ fn write_svgs(
     a: &Analysis,
 ) -> Result<()> {
     for b in &a.boundaries {
-        let board = cpbim::Position::from_stones(*record.game(), &record.stones()[..b.stones])?;
+        // A diagram's one boundary is its board (its made-up order need not replay).
+        let board = if record.ordered() {
+            cpbim::Position::from_stones(*record.game(), &record.stones()[..b.stones])?
+                .board()
+                .clone()
+        } else {
+            record.board().clone()
+        };
         let threat: &[cpbim::Point] = b.threat.line.first().map_or(&[], |m| &m[..]);
         let title = format!(
             "{} stones, {} to move; win: {} {}; threat: {} {}",
@@ -209,11 +222,8 @@ fn write_svgs(
             Some(j) => dir.join(format!("line{j:03}_{:03}.svg", b.stones)),
             None => dir.join(format!("boundary_{:03}.svg", b.stones)),
         };
-        std::fs::write(
-            &file,
-            board_svg(board.board(), &b.last_move, threat, &title),
-        )
-        .with_context(|| format!("writing {}", file.display()))?;
+        std::fs::write(&file, board_svg(&board, &b.last_move, threat, &title))
+            .with_context(|| format!("writing {}", file.display()))?;
     }
     Ok(())
 }

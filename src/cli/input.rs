@@ -162,6 +162,12 @@ pub fn line_record(text: &str, how: Reading) -> Result<cpbim::Record> {
     Ok(cpbim::opening::parse_line_or_name(text, how)?)
 }
 
+/// A game given as a DIF opening name (`X-J8`, Connect6) or in any format, a diagram too
+/// ([`cpbim::opening::parse_game_or_name`]).
+pub fn game_record(text: &str, how: Reading) -> Result<cpbim::Record> {
+    Ok(cpbim::opening::parse_game_or_name(text, how)?)
+}
+
 /// One game of a command that takes lines (`analyze`, `name`): its line number in a batch
 /// (`None` for a single game) and the game, or why the line is not one.
 pub struct Item {
@@ -171,13 +177,18 @@ pub struct Item {
     pub record: Result<cpbim::Record>,
 }
 
-/// The games of `arg` as lines: names or games with their play order. Blank and comment-only
-/// lines of a batch are skipped.
-pub fn line_items(arg: Option<&str>, game_id: Option<u64>, how: Reading) -> Result<Vec<Item>> {
+/// The games of `arg`, each read by `parse` ([`line_record`] or [`game_record`]). Blank and
+/// comment-only lines of a batch are skipped.
+pub fn line_items(
+    arg: Option<&str>,
+    game_id: Option<u64>,
+    how: Reading,
+    parse: fn(&str, Reading) -> Result<cpbim::Record>,
+) -> Result<Vec<Item>> {
     Ok(match read(arg, game_id)? {
         Inputs::One(text) => vec![Item {
             line: None,
-            record: line_record(&text, how),
+            record: parse(&text, how),
         }],
         Inputs::Lines(lines) => lines
             .iter()
@@ -194,7 +205,7 @@ pub fn line_items(arg: Option<&str>, game_id: Option<u64>, how: Reading) -> Resu
                 let blank = notation::is_blank(&text);
                 (!blank).then(|| Item {
                     line: Some(l.number),
-                    record: line_record(&text, how),
+                    record: parse(&text, how),
                 })
             })
             .collect(),

@@ -1,7 +1,7 @@
 //! `cpbim name`: DIF opening names of lines, of every first move within a distance, or of the
 //! thesis's named openings.
 
-use super::input::line_items;
+use super::input::{line_items, line_record};
 use super::InputArgs;
 use anyhow::Result;
 use clap::Args;
@@ -39,7 +39,12 @@ pub fn run(args: &NameArgs) -> Result<()> {
     let Some(arg) = &args.input.position else {
         anyhow::bail!("give a line, a name, --all DISTANCE or --named");
     };
-    let items = line_items(Some(arg), args.input.game_id, args.input.reading())?;
+    let items = line_items(
+        Some(arg),
+        args.input.game_id,
+        args.input.reading(),
+        line_record,
+    )?;
     let single = items.len() == 1 && items[0].line.is_none();
     for item in items {
         let named = item.record.and_then(|r| Ok(name_line(r.stones())?));

@@ -40,7 +40,8 @@ use crate::model::{
 };
 use crate::renju;
 use proof::{Defense, ProofNode};
-use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering as AtomicOrdering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tt::{Question, TranspositionTable};
 
@@ -125,6 +126,40 @@ pub struct Config {
     /// stone of R alone meets the attack conditions, the other may be any empty point. False:
     /// the paper's canonical rule, both stones from R (the test sets and the benchmark).
     pub complete: bool,
+    /// Where the searches publish how far they are, for a caller to show while they run
+    /// (several solvers may share one).
+    pub progress: Option<Arc<SearchProgress>>,
+}
+
+/// Progress of running searches, read by another thread: the nodes searched so far (the sum
+/// over every search given this object) and the depth budget of the latest iteration begun.
+/// A search adds its nodes every [`PUBLISH_EVERY`] nodes and when it ends, so reading costs
+/// the search nothing on its hot path.
+#[derive(Debug, Default)]
+pub struct SearchProgress {
+    nodes: AtomicU64,
+    depth: AtomicU32,
+}
+
+/// How many nodes a search counts between two publications of its progress (and two checks
+/// of its limits).
+pub const PUBLISH_EVERY: u64 = 1024;
+
+impl SearchProgress {
+    /// A fresh counter (no nodes, depth 0).
+    pub fn new() -> Arc<SearchProgress> {
+        Arc::new(SearchProgress::default())
+    }
+
+    /// Nodes searched so far (up to [`PUBLISH_EVERY`] behind each running search).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(AtomicOrdering::Relaxed)
+    }
+
+    /// The budget in plies of the iteration most recently begun (of any search sharing this).
+    pub fn depth(&self) -> u32 {
+        self.depth.load(AtomicOrdering::Relaxed)
+    }
 }
 
 /// The default depth limit of `cpbim solve`.
@@ -140,6 +175,7 @@ impl Default for Config {
             ordering: Ordering::ALL,
             proof: false,
             complete: true,
+            progress: None,
         }
     }
 }
@@ -226,7 +262,7 @@ impl<M: Model> Solver<M> {
 
     fn searcher<'s>(
         tt: &'s mut TranspositionTable,
-        config: &Config,
+        config: &'s Config,
         board: &Board,
         attacker: Color,
         stop: &'s AtomicBool,
@@ -252,6 +288,8 @@ impl<M: Model> Solver<M> {
             deadline: config.max_time.and_then(|t| start.checked_add(t)),
             stop,
             aborted: false,
+            progress: config.progress.as_deref(),
+            published: 0,
             killers: vec![[None; 2]; 2 * POINTS],
             history: [[0; POINTS], [0; POINTS]],
             windows: Vec::new(),
@@ -283,17 +321,20 @@ impl<M: Model> Solver<M> {
         let (round, limit) = self.limit(board);
         let start = Instant::now();
         let mut s = Self::searcher(&mut self.tt, &self.config, board, attacker, stop, start);
-        if first_move_too_small(board) {
-            return (Outcome::Nowin, limit, 1);
-        }
-        for budget in (0..=limit).step_by(round as usize) {
-            match s.win_a(0, budget) {
-                Some(true) => return (Outcome::Win, budget, s.nodes),
-                Some(false) => {}
-                None => return (Outcome::Unknown, budget.saturating_sub(round), s.nodes),
+        let mut answer = (Outcome::Nowin, limit);
+        if !first_move_too_small(board) {
+            for budget in (0..=limit).step_by(round as usize) {
+                s.begin(budget);
+                match s.win_a(0, budget) {
+                    Some(true) => answer = (Outcome::Win, budget),
+                    Some(false) => continue,
+                    None => answer = (Outcome::Unknown, budget.saturating_sub(round)),
+                }
+                break;
             }
         }
-        (Outcome::Nowin, limit, s.nodes)
+        s.publish();
+        (answer.0, answer.1, s.nodes)
     }
 
     /// Solve `board` for `attacker`, whoever is to move by the stone counts: with the opponent
@@ -312,6 +353,7 @@ impl<M: Model> Solver<M> {
             depth = 0;
         } else {
             for budget in (0..=limit).step_by(round as usize) {
+                s.begin(budget);
                 let answer = match s.win_a(0, budget) {
                     Some(true) => Some(Outcome::Win),
                     Some(false) => match s.ex_a(0, budget) {
@@ -338,6 +380,9 @@ impl<M: Model> Solver<M> {
         }
         let time = start.elapsed();
         let nodes = s.nodes;
+        s.publish();
+        // The line and the proof below are not the search: their nodes are not published.
+        s.progress = None;
         let (line, proof) = if outcome == Outcome::Win {
             // Building the line and the proof re-searches with the warm table; limits no longer
             // apply (the win is known).
@@ -394,6 +439,9 @@ struct Searcher<'a, M: Model> {
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
     aborted: bool,
+    /// Where the nodes are published, and how many of them already are.
+    progress: Option<&'a SearchProgress>,
+    published: u64,
     /// Two killer pairs per ply.
     killers: Vec<[Option<(Point, Point)>; 2]>,
     /// History scores by colour and point.
@@ -403,11 +451,12 @@ struct Searcher<'a, M: Model> {
 }
 
 impl<M: Model> Searcher<'_, M> {
-    /// Count a node; check the limits every 1024 nodes.
+    /// Count a node; publish the progress and check the limits every [`PUBLISH_EVERY`] nodes.
     #[inline]
     fn count_node(&mut self) {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & (PUBLISH_EVERY - 1) == 0 {
+            self.publish();
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             if late || self.nodes >= self.max_nodes || self.stop.load(AtomicOrdering::Relaxed) {
                 self.aborted = true;
@@ -415,6 +464,22 @@ impl<M: Model> Searcher<'_, M> {
         }
         if self.nodes >= self.max_nodes {
             self.aborted = true;
+        }
+    }
+
+    /// Add the nodes not yet published to the progress.
+    fn publish(&mut self) {
+        if let Some(p) = self.progress {
+            p.nodes
+                .fetch_add(self.nodes - self.published, AtomicOrdering::Relaxed);
+            self.published = self.nodes;
+        }
+    }
+
+    /// An iteration of `budget` plies begins.
+    fn begin(&self, budget: u32) {
+        if let Some(p) = self.progress {
+            p.depth.store(budget, AtomicOrdering::Relaxed);
         }
     }
 
@@ -992,5 +1057,38 @@ impl<M: Model> Searcher<'_, M> {
             attack: Self::stones(att.p, att.q),
             defenses,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Cpbim, Game};
+
+    const EXAMPLE: &str = include_str!("../../examples/positions/example.txt");
+
+    #[test]
+    fn progress_publishes_every_node_of_the_search() {
+        let pos = crate::parse_position(EXAMPLE, Game::CONNECT6).expect("the example");
+        let progress = SearchProgress::new();
+        let config = Config {
+            proof: true,
+            progress: Some(progress.clone()),
+            ..Config::default()
+        };
+        let mut solver = Solver::<Cpbim>::new(config);
+        let never = AtomicBool::new(false);
+        let s = solver.solve(&pos, &never);
+        assert_eq!((s.outcome, s.depth), (Outcome::Win, 16));
+        assert!(s.nodes > PUBLISH_EVERY, "{} nodes", s.nodes);
+        // Every node of the search, none of the line's or the proof's; the winning iteration.
+        assert_eq!(progress.nodes(), s.nodes);
+        assert_eq!(progress.depth(), 16);
+        // The same search without progress counts the same nodes.
+        assert_eq!(solve::<Cpbim>(&pos, &Config::default()).nodes, s.nodes);
+        // A second search adds its own.
+        let (outcome, depth, nodes) = solver.wins_within(pos.board(), pos.to_move(), &never);
+        assert_eq!((outcome, depth), (Outcome::Win, 16));
+        assert_eq!(progress.nodes(), s.nodes + nodes);
     }
 }

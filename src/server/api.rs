@@ -11,7 +11,7 @@ use crate::model::{self, Kind};
 use crate::notation::{list, Format};
 use crate::record::Record;
 use crate::report::{answer_json, choice_json, finished_json, position_text, to_play};
-use crate::search::{tt::DEFAULT_ENTRIES, Config, DEFAULT_DEPTH};
+use crate::search::{tt::DEFAULT_ENTRIES, Config, SearchProgress, DEFAULT_DEPTH};
 use crate::{batch, limits, renju, Game, Reading, Rule};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State as Shared};
@@ -21,6 +21,7 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The longest `time` a move may ask for, in seconds.
@@ -198,16 +199,13 @@ pub fn position_json(record: &Record, pending: &[Point]) -> Value {
 
 /// The record with `pending` stones played after it: the game that they finish (a move
 /// completed, or a row made by its first stone), or the record and the stones of the move in
-/// progress.
+/// progress. After a diagram (a puzzle) the stones are the side to move's, fewer than a move.
 fn with_pending(record: Record, pending: &[String]) -> Result<(Record, Vec<Point>), ApiError> {
     if pending.is_empty() {
         return Ok((record, Vec::new()));
     }
     let bad = |m: String| ApiError::unprocessable(format!("pending: {m}"));
     let pos = record.position().map_err(|e| bad(e.to_string()))?;
-    if !record.ordered() {
-        return Err(bad(crate::notation::ParseError::NotALine.to_string()));
-    }
     let game = *record.game();
     if pending.len() >= pos.stones_to_place() {
         return Err(bad(format!(
@@ -215,6 +213,9 @@ fn with_pending(record: Record, pending: &[String]) -> Result<(Record, Vec<Point
             pending.len(),
             pos.stones_to_place()
         )));
+    }
+    if !record.ordered() {
+        return diagram_with_pending(record, pending).map_err(bad);
     }
     let mut tokens: Vec<(Point, String)> = record
         .stones()
@@ -232,6 +233,33 @@ fn with_pending(record: Record, pending: &[String]) -> Result<(Record, Vec<Point
         Err(crate::PositionError::StoneCount { .. }) => Ok((record, points)),
         Err(e) => Err(bad(e.to_string())),
     }
+}
+
+/// A diagram with `pending` stones of its side to move (fewer than a move): the finished
+/// diagram when they make a row, else the diagram and their points.
+fn diagram_with_pending(
+    record: Record,
+    pending: &[String],
+) -> Result<(Record, Vec<Point>), String> {
+    let side = record.to_move();
+    let mut board = record.board().clone();
+    let mut points = Vec::new();
+    for t in pending {
+        let p = board.game().parse_point(t).map_err(|e| e.to_string())?;
+        if !board.is_empty(p) {
+            return Err(crate::PositionError::Occupied {
+                token: crate::text::excerpt(t),
+            }
+            .to_string());
+        }
+        board.set(p, Some(side));
+        points.push(p);
+    }
+    if board.find_win_of(side).is_some() {
+        let done = Record::from_board(board, Some(side)).map_err(|e| e.to_string())?;
+        return Ok((done, Vec::new()));
+    }
+    Ok((record, points))
 }
 
 /// `POST /api/position`: the position object of a record.
@@ -445,13 +473,20 @@ pub async fn solve(
             (req.depth, req.nodes, req.time, req.canonical, req.proof);
         let record = Input::of(req.game, req.record, req.to_move).record()?;
         let game = *record.game();
+        let counter = SearchProgress::new();
         let config = Config {
             proof,
+            progress: Some(counter.clone()),
             ..config(&game, depth, nodes, time, canonical)?
         };
         Ok(Box::new(
-            move |stop: &AtomicBool, _: &(dyn Fn(Value) + Sync)| {
-                let answer = with_cpbim!(game, M => batch::answer::<M>(&record, &config, stop));
+            move |stop: &AtomicBool, progress: &(dyn Fn(Value) + Sync)| {
+                let poll = || json!({"nodes": counter.nodes(), "depth": counter.depth()});
+                let answer = jobs::polled(
+                    progress,
+                    &poll,
+                    || with_cpbim!(game, M => batch::answer::<M>(&record, &config, stop)),
+                );
                 Ok(answer_json(&answer))
             },
         ))
@@ -495,40 +530,68 @@ pub async fn analyze(
         let req = body(payload)?;
         let input = Input::of(req.game, req.record, req.to_move);
         let how = input.reading()?;
-        let record = crate::opening::parse_line_or_name(&input.record, how)
+        let record = crate::opening::parse_game_or_name(&input.record, how)
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        let counter = SearchProgress::new();
         let cfg = AnalyzeConfig {
-            search: config(&how.game, req.depth, req.nodes, req.time, req.canonical)?,
+            search: Config {
+                progress: Some(counter.clone()),
+                ..config(&how.game, req.depth, req.nodes, req.time, req.canonical)?
+            },
             defenses: req.defenses,
             radius: req.radius.unwrap_or(2),
         };
-        Ok(Box::new(
-            move |stop: &AtomicBool, progress: &(dyn Fn(Value) + Sync)| {
-                let report = |p: crate::analyze::Progress| {
-                    progress(json!({
-                        "boundaries_done": p.boundaries_done,
-                        "boundaries": p.boundaries,
-                        "searches_done": p.searches_done,
-                        "searches": p.searches,
-                    }))
-                };
-                let game = *record.game();
-                let a = with_cpbim!(game, M => analyze_record::<M>(&record, &cfg, stop, &report))
-                    .map_err(|e| e.to_string())?;
-                let objects: Vec<Value> = a
-                    .boundaries
-                    .iter()
-                    .map(boundary_json)
-                    .chain(end_json(&a))
-                    .collect();
-                Ok(Value::Array(objects))
-            },
-        ))
+        Ok(analysis_work(record, cfg, counter))
     };
     match prepare() {
         Ok(work) => launch(&state, "analyze", &wait, work).await,
         Err(e) => e.into_response(),
     }
+}
+
+/// The work of an analysis job: the objects of `cpbim analyze --json` in an array. Its
+/// progress: the nodes of its searches (`counter`, which `cfg`'s searches publish to) and the
+/// boundaries and searches done.
+fn analysis_work(record: Record, cfg: AnalyzeConfig, counter: Arc<SearchProgress>) -> Work {
+    Box::new(
+        move |stop: &AtomicBool, progress: &(dyn Fn(Value) + Sync)| {
+            let last = Mutex::new(None);
+            let poll = || analysis_progress(*lock(&last), counter.nodes());
+            let report = |p: crate::analyze::Progress| {
+                *lock(&last) = Some(p);
+                progress(poll());
+            };
+            let game = *record.game();
+            let analyse =
+                || with_cpbim!(game, M => analyze_record::<M>(&record, &cfg, stop, &report));
+            let a = jobs::polled(progress, &poll, analyse).map_err(|e| e.to_string())?;
+            let objects: Vec<Value> = a
+                .boundaries
+                .iter()
+                .map(boundary_json)
+                .chain(end_json(&a))
+                .collect();
+            Ok(Value::Array(objects))
+        },
+    )
+}
+
+/// The progress of an analysis: the boundaries and searches done (once the first search has
+/// ended) and the nodes of all its searches so far.
+fn analysis_progress(p: Option<crate::analyze::Progress>, nodes: u64) -> Value {
+    let mut v = json!({ "nodes": nodes });
+    if let Some(p) = p {
+        v["boundaries_done"] = json!(p.boundaries_done);
+        v["boundaries"] = json!(p.boundaries);
+        v["searches_done"] = json!(p.searches_done);
+        v["searches"] = json!(p.searches);
+    }
+    v
+}
+
+/// The value behind `m` (a panic elsewhere cannot leave a progress object half written).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// `POST /api/move`: `cpbim move --json` with `time` or `depth` and `player`.

@@ -11,12 +11,16 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
 /// How often the event stream reports progress while a job runs.
 const PROGRESS_EVERY: Duration = Duration::from_millis(200);
+
+/// How often [`polled`] reads the progress of work that publishes it in shared counters.
+const POLL_EVERY: Duration = Duration::from_millis(100);
 
 /// Finished jobs kept for `GET /api/jobs/{id}`; older ones are forgotten.
 const KEPT: usize = 64;
@@ -311,4 +315,30 @@ pub fn events(job: Arc<Job>) -> Sse<impl futures_util::Stream<Item = Result<Even
             Some((Ok(ev), (job, rx, next)))
         });
     Sse::new(stream).keep_alive(KeepAlive::default())
+}
+
+/// Run `work` on this thread while another one reports `poll()` as its progress at once and
+/// then every [`POLL_EVERY`], for work that publishes its progress in counters (a search's
+/// nodes) rather than by calling `progress` itself.
+pub fn polled<T>(
+    progress: &(dyn Fn(Value) + Sync),
+    poll: &(dyn Fn() -> Value + Sync),
+    work: impl FnOnce() -> T,
+) -> T {
+    let (done, ended) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            progress(poll());
+            // Dropping `done` (the work ended, or panicked) disconnects the channel.
+            while matches!(
+                ended.recv_timeout(POLL_EVERY),
+                Err(RecvTimeoutError::Timeout)
+            ) {
+                progress(poll());
+            }
+        });
+        let out = work();
+        drop(done);
+        out
+    })
 }

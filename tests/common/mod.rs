@@ -19,6 +19,32 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
+/// Game 4477 of `data/connect6_games.csv` rewound three moves, white to move: a solve that runs
+/// for seconds (tens of millions of nodes) without an answer, for tests of progress and limits.
+pub const LONG_SOLVE: &str = "j10 j9 k12 i10 l11 k10 i9 k9 m11 l10 l8 k13 m13 l12 m12 j12 i13 j13 i11 n11 o11 p11 j11 n12 l14 p10 k15 l9 p13 o12 n13 m14 n8 n9 m15 j15 o10 h14 j14 g14 g11 f13 g12 e12 e14 d13 e13 c13 f10 e11 e9 h9 f7 e6 g10 e8 f6 g6 f8 h7 g7 i7 e7 j6 i5 h4 j5 g4 o6 m6 o7 p8 m5 n5 l6 l7 p5 q4 p6 g16 i16 g17 h16 i15 h17 i18 g18 k18 n15 l17 o16 d6 d10 e5 d5 f5 c12 e4 f3 c6 e3 c11 c7 d12 p14 o14 d11 q16 o17 n18 q17 m17 o15 q13 l18 q8 q7 q9 r8 r9 k3 j4 k4 j3 i3 l3 l4 m4 l5 k6 n3 n1 d14 m2 e15 h15 h10 h11 j17 i12 i6 i14 j7";
+
+/// A diagram of a `columns` × `rows` board with `stones` (`"H8"`, `'X'` or `'O'`): one line of
+/// cells per row, the top line the last row.
+pub fn diagram(columns: usize, rows: usize, stones: &[(&str, char)]) -> String {
+    let mut cells = vec![vec!['.'; columns]; rows];
+    for (pt, c) in stones {
+        let col = (pt.as_bytes()[0].to_ascii_uppercase() - b'A') as usize;
+        let row: usize = pt[1..].parse().expect("a point");
+        cells[row - 1][col] = *c;
+    }
+    cells
+        .iter()
+        .rev()
+        .map(|r| r.iter().map(char::to_string).collect::<Vec<_>>().join(" ") + "\n")
+        .collect()
+}
+
+/// A Gomoku puzzle: black H8 I8 J8 and no white stone, so the counts do not tell the side to
+/// move (black to move wins at once: an open four).
+pub fn gomoku_puzzle() -> String {
+    diagram(15, 15, &[("H8", 'X'), ("I8", 'X'), ("J8", 'X')])
+}
+
 /// Connect6's side.
 pub const N: usize = 19;
 

@@ -2,19 +2,22 @@
 // The page keeps the game as a list of points in play order and a cursor; every change asks
 // the server for the position (POST /api/position), which tells the board size, the side to
 // move, the stones still to place, the end of a finished game and Renju's forbidden points.
+// A puzzle (a diagram: stones without a play order, and a side to move) is kept as the diagram
+// and the side, and the stones played after it as the list: the colours start with that side.
 'use strict';
 
 const S = {
   game: 'connect6',
   stones: [],      // the game line: points in play order
   cursor: 0,       // stones of the line on the board
-  fixed: null,     // the text of a record without a play order (a diagram)
+  puzzle: null,    // a diagram the list starts from: {text, base: [[point, colour]], side, first}
   pos: null,       // the last position object
   overlay: null,   // what is drawn over the stones: a solve line, a proof walk, a hint, …
   job: null,       // the job running: {id, source}
   play: null,      // a game against the engine: {human, time, depth}
   solve: null,     // the last solve result: {result, path}
   analysis: null,  // the last analysis objects
+  analysisAt: null, // for a puzzle's analysis: the stones of the list at its position
   seq: 0,          // number of the last position request (older answers are dropped)
 };
 
@@ -26,8 +29,20 @@ const LETTERS = 'ABCDEFGHIJKLMNOPQRST';
 
 // ---------- the game's turns (q stones first, then p a move) ----------
 
+// Stones a move [p, of the first move q]: black's first move of the game, or the first move of
+// a puzzle's side to move (its stones to place).
 function pq() {
+  if (S.puzzle) return [S.pos ? S.pos.p : 2, S.puzzle.first];
   return S.pos ? [S.pos.p, S.pos.q] : [2, 1];
+}
+
+// The side that plays the first move of the list.
+function firstSide() {
+  return S.puzzle ? S.puzzle.side : 'black';
+}
+
+function other(side) {
+  return side === 'black' ? 'white' : 'black';
 }
 
 // Stones at the last move boundary at or before n.
@@ -44,10 +59,11 @@ function boundaryAfter(n) {
   return q + (Math.floor((n - q) / p) + 1) * p;
 }
 
+// The colour of the list's stone i (0-based); with i the length of whole moves, the side to move.
 function colorOfStone(i) {
   const [p, q] = pq();
-  if (i < q) return 'black';
-  return Math.floor((i - q) / p) % 2 === 0 ? 'white' : 'black';
+  if (i < q) return firstSide();
+  return Math.floor((i - q) / p) % 2 === 0 ? other(firstSide()) : firstSide();
 }
 
 // ---------- talking to the server ----------
@@ -69,19 +85,27 @@ function gameName() {
 }
 
 // The record of the position on the board: whole moves, and the stones of a move in progress.
+// A puzzle with whole moves played after it is sent as the diagram of the board they make.
 function request() {
-  if (S.fixed !== null) {
-    const r = { game: S.game, record: S.fixed };
-    const side = $('to-move').value;
-    if (side) r.to_move = side;
-    return { body: r, pending: [] };
-  }
   const whole = boundaryAtOrBefore(S.cursor);
   const line = S.stones.slice(0, S.cursor);
-  return {
-    body: { game: S.game, record: line.slice(0, whole).join(' '), pending: line.slice(whole) },
-    pending: line.slice(whole),
-  };
+  const pending = line.slice(whole);
+  if (S.puzzle) {
+    const moves = line.slice(0, whole).map((pt, i) => [pt, colorOfStone(i)]);
+    const record = whole ? diagramText(S.puzzle.base.concat(moves)) : S.puzzle.text;
+    return { body: { game: S.game, record, to_move: colorOfStone(whole), pending }, pending };
+  }
+  return { body: { game: S.game, record: line.slice(0, whole).join(' '), pending }, pending };
+}
+
+// A diagram of the board with `stones` ([point, colour]): the top line is the last row.
+function diagramText(stones) {
+  const rows = Array.from({ length: S.pos.rows }, () => Array(S.pos.columns).fill('.'));
+  for (const [pt, color] of stones) {
+    const [c, r] = parsePoint(pt);
+    rows[r][c] = color === 'black' ? 'X' : 'O';
+  }
+  return rows.reverse().map((r) => r.join(' ')).join('\n') + '\n';
 }
 
 // The record of the position to search: whole moves only.
@@ -124,10 +148,13 @@ function status() {
     text = `${p.to_move} to move` + (p.stones_to_place > 0 ? `, ${p.stones_to_place} stone${p.stones_to_place > 1 ? 's' : ''} to place` : '');
   }
   $('status').textContent = `${p.game}: ${text}`;
-  $('counter').textContent = S.fixed !== null ? 'diagram' : `${S.cursor}/${S.stones.length} stones`;
-  $('list').textContent = p.list || '(a diagram: no play order)';
+  const played = `${S.cursor}/${S.stones.length} stones`;
+  $('counter').textContent = S.puzzle ? `puzzle (${S.puzzle.side} to move) + ${played}` : played;
+  $('list').textContent = S.puzzle
+    ? `(a diagram: no play order)${S.cursor ? ' then ' + S.stones.slice(0, S.cursor).join(' ') : ''}`
+    : p.list;
   document.body.dataset.toMove = p.to_move;
-  document.body.dataset.stones = S.fixed !== null ? p.stones.length : S.cursor;
+  document.body.dataset.stones = p.stones.length + p.pending.length;
   document.body.dataset.finished = p.finished ? p.finished.winner : '';
 }
 
@@ -181,7 +208,7 @@ function draw() {
   for (const [pt, color] of p.stones) stone(stones, pt, color, '');
   for (const [pt, color] of p.pending) stone(stones, pt, color, ' pending');
   // The last move.
-  if (S.fixed === null && S.cursor > 0 && !S.overlay) {
+  if (S.cursor > 0 && !S.overlay) {
     const from = p.pending.length ? boundaryAtOrBefore(S.cursor) : lastMoveStart(S.cursor);
     for (const pt of S.stones.slice(from, S.cursor)) {
       const [x, y] = xy(pt);
@@ -273,7 +300,6 @@ function place(pt) {
   const p = S.pos;
   if (!p) return;
   if (S.job && S.job.kind !== 'move') cancelJob();
-  if (S.fixed !== null) return say('a diagram has no play order: load a game with its order, or add stones to it as a stone list');
   if (p.finished) return say(`the game is over: ${p.finished.winner} won`);
   if (S.play && p.to_move !== S.play.human) return say('the engine is to move');
   const on = S.stones.slice(0, S.cursor);
@@ -289,19 +315,18 @@ function place(pt) {
 }
 
 function undo() {
-  if (S.fixed !== null || S.cursor === 0) return;
+  if (S.cursor === 0) return;
   S.cursor -= 1;
   refresh();
 }
 
 function redo() {
-  if (S.fixed !== null || S.cursor >= S.stones.length) return;
+  if (S.cursor >= S.stones.length) return;
   S.cursor += 1;
   refresh();
 }
 
 function go(n) {
-  if (S.fixed !== null) return;
   S.cursor = Math.max(0, Math.min(S.stones.length, n));
   refresh();
 }
@@ -318,7 +343,7 @@ function clearBoard() {
   stopPlay();
   S.stones = [];
   S.cursor = 0;
-  S.fixed = null;
+  S.puzzle = null;
   refresh();
 }
 
@@ -326,7 +351,7 @@ async function newGame() {
   S.game = gameName();
   S.stones = [];
   S.cursor = 0;
-  S.fixed = null;
+  S.puzzle = null;
   stopPlay();
   clearResults();
   await refresh();
@@ -340,8 +365,10 @@ function clearResults() {
   S.analysis = null;
 }
 
-async function load() {
-  const text = $('record-text').value;
+// Load `text` (the record box by default). A diagram becomes a puzzle: its side to move is the
+// one chosen under "to move", or the one its stone counts tell.
+async function load(text) {
+  if (typeof text !== 'string') text = $('record-text').value;
   const game = gameName();
   const body = { game, record: text };
   const side = $('to-move').value;
@@ -351,20 +378,35 @@ async function load() {
     S.game = game;
     stopPlay();
     clearResults();
+    S.pos = pos;
     if (pos.ordered) {
-      S.fixed = null;
+      S.puzzle = null;
       S.stones = pos.stones.map(([pt]) => pt);
       S.cursor = S.stones.length;
     } else {
-      S.fixed = text;
+      S.puzzle = { text, base: pos.stones, side: pos.to_move, first: pos.stones_to_place || pos.p };
       S.stones = [];
       S.cursor = 0;
     }
-    S.pos = pos;
+    sideWanted(false);
     await refresh();
   } catch (e) {
-    say(e.message);
+    // A diagram whose stone counts do not tell the side to move: ask for it.
+    const wanted = e.message.includes('--to-move');
+    sideWanted(wanted);
+    say(wanted ? `${e.message} — here: choose black or white under "to move"` : e.message);
   }
+}
+
+function sideWanted(on) {
+  $('to-move').classList.toggle('wanted', on);
+}
+
+// A new side to move: a puzzle (or a diagram that wanted one) is loaded again with it; the
+// stones played after the puzzle are dropped, their colours would change.
+function sideChanged() {
+  if (S.puzzle) load(S.puzzle.text);
+  else if ($('to-move').classList.contains('wanted')) load();
 }
 
 // ---------- jobs: progress, result, cancel ----------
@@ -384,6 +426,7 @@ async function startJob(kind, path, body, onResult) {
   $('job').hidden = false;
   $('job-kind').textContent = kind;
   $('job-progress').textContent = '';
+  $('job-progress').dataset.nodes = '';
   const done = () => {
     source.close();
     if (S.job === job) {
@@ -392,10 +435,13 @@ async function startJob(kind, path, body, onResult) {
     }
   };
   source.addEventListener('progress', (ev) => {
+    if (S.job !== job) return;
     const p = JSON.parse(ev.data);
-    let text = `${(p.elapsed_ms / 1000).toFixed(1)} s`;
-    if (p.searches) text += `, searches ${p.searches_done}/${p.searches}, boundary ${p.boundaries_done}/${p.boundaries}`;
+    const text = progressText(p);
     $('job-progress').textContent = text;
+    $('job-progress').dataset.nodes = p.nodes === undefined ? '' : p.nodes;
+    if (kind === 'solve') $('solve-result').textContent = `searching… ${text}`;
+    if (kind === 'analyze') $('analysis').textContent = `analysing… ${text}`;
   });
   source.addEventListener('result', (ev) => {
     done();
@@ -410,6 +456,22 @@ async function startJob(kind, path, body, onResult) {
     done();
   });
   source.addEventListener('end', done);
+}
+
+// `1.2 M nodes, depth 12, searches 3/10, boundary 1/5, 0.8 s`: what the job's progress has.
+function progressText(p) {
+  const parts = [];
+  if (p.nodes !== undefined) parts.push(`${count(p.nodes)} nodes`);
+  if (p.depth) parts.push(`depth ${p.depth}`);
+  if (p.searches) parts.push(`searches ${p.searches_done}/${p.searches}, boundary ${p.boundaries_done}/${p.boundaries}`);
+  parts.push(`${(p.elapsed_ms / 1000).toFixed(1)} s`);
+  return parts.join(', ');
+}
+
+function count(n) {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} M`;
+  if (n >= 1e4) return `${(n / 1e3).toFixed(0)} k`;
+  return String(n);
 }
 
 function cancelJob() {
@@ -444,6 +506,7 @@ function solve() {
   const t0 = performance.now();
   $('solve-result').textContent = 'solving…';
   $('solve-result').removeAttribute('data-solve-ms');
+  $('solve-result').removeAttribute('data-result');
   $('proof').innerHTML = '';
   startJob('solve', '/api/solve', body, (r) => {
     showSolve(r);
@@ -544,18 +607,21 @@ function analyze() {
   } catch (e) {
     return say(e.message);
   }
-  if (S.fixed !== null) return say('analysis follows a game move by move: load a game with its order');
   body.defenses = $('analyze-defenses').checked;
   $('analysis').textContent = 'analysing…';
-  startJob('analyze', '/api/analyze', body, showAnalysis);
+  // A puzzle is analysed as the one position on the board (it has no earlier boundaries).
+  const at = S.puzzle ? S.cursor : null;
+  startJob('analyze', '/api/analyze', body, (objects) => showAnalysis(objects, at));
 }
 
 function res(s) {
   return `${s.result} ${s.depth}`;
 }
 
-function showAnalysis(objects) {
+// The analysis objects; `at`: the place in the list of a puzzle's one position.
+function showAnalysis(objects, at) {
   S.analysis = objects;
+  S.analysisAt = at;
   const box = $('analysis');
   box.innerHTML = '';
   const t = document.createElement('table');
@@ -587,7 +653,7 @@ function showAnalysis(objects) {
 async function showBoundary(b, tr) {
   for (const r of document.querySelectorAll('#analysis tr.selected')) r.classList.remove('selected');
   if (tr) tr.classList.add('selected');
-  S.cursor = b.stones;
+  S.cursor = S.analysisAt === null ? b.stones : S.analysisAt;
   await refresh(true);
   const threat = b.threat.result === 'win' && b.threat.line.length ? b.threat.line[0] : [];
   const keys = b.defenses && b.defenses.key_points ? b.defenses.key_points : [];
@@ -606,7 +672,6 @@ function moveBody() {
 }
 
 function startPlay() {
-  if (S.fixed !== null) return say('play starts from a game with its order');
   S.play = { human: $('play-color').value };
   $('play-status').textContent = `you play ${S.play.human}`;
   document.body.dataset.playing = S.play.human;
@@ -696,7 +761,8 @@ function wire() {
   $('last').onclick = () => go(S.stones.length);
   $('new-game').onclick = newGame;
   $('game').addEventListener('change', newGame);
-  $('load').onclick = load;
+  $('load').onclick = () => load();
+  $('to-move').addEventListener('change', sideChanged);
   $('file').addEventListener('change', () => {
     const f = $('file').files[0];
     if (!f) return;
