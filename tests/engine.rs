@@ -7,7 +7,9 @@ mod common;
 use common::{assert_legal, check_proof, colour, Plain, Rules};
 use cpbim::engine::{Choice, Engine, Limits, Params, Verdict};
 use cpbim::model::Cpbim5;
+use cpbim::search::{solve, Config, Outcome, Solver};
 use cpbim::{Color, Cpbim, Game, Model, Position};
+use std::sync::atomic::AtomicBool;
 
 /// The positions of a committed test set (one per line, comments after `#`).
 fn testset(name: &str) -> Vec<Position> {
@@ -116,6 +118,34 @@ fn the_same_answer_twice_under_a_depth_limit() {
         let a = choose::<Cpbim>(pos, 2);
         let b = choose::<Cpbim>(pos, 2);
         assert_eq!((a.stones, a.eval, a.pv), (b.stones, b.eval, b.pv));
+    }
+}
+
+/// Positions from games against Cloudict where every candidate the engine checks first is
+/// refuted, yet some move holds (found by `cpbim analyze --defenses`): the wider defence finds
+/// one, and after it the opponent has no threat win within the engine's threat depth.
+#[test]
+fn a_holding_defence_is_found_beyond_the_first_candidates() {
+    for stones in [
+        "j10 i11 k10 k11 i9 j12 l12 h8 h10 f6 i12 j8 g11 k7 f12 h12 h9",
+        "j10 j11 k9 k11 i9 l10 l12 h8 j8 f6 l9 h10 k7 m5 g11 i8 l8",
+    ] {
+        let pos = cpbim::parse_position(stones, Game::CONNECT6).unwrap();
+        let threat = Solver::<Cpbim>::new(Config::default()).solve_for(
+            pos.board(),
+            pos.to_move().opponent(),
+            &AtomicBool::new(false),
+        );
+        assert_eq!(threat.outcome, Outcome::Win, "{stones}: a threat to answer");
+        let c = choose::<Cpbim>(&pos, 1);
+        assert_eq!(c.verdict, Verdict::Open, "{stones}: {c:?}");
+        let after = pos.play(&c.stones).unwrap();
+        let config = Config {
+            depth: Params::default().threat_depth,
+            ..Config::default()
+        };
+        let s = solve::<Cpbim>(&after, &config);
+        assert_ne!(s.outcome, Outcome::Win, "{stones}: {c:?} does not hold");
     }
 }
 

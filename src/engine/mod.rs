@@ -20,7 +20,7 @@ pub use player::{engine_for, player_for, Player, PlayerKind};
 
 use crate::geom::{Color, Point};
 use crate::model::{Model, Threat};
-use crate::search::proof::ProofNode;
+use crate::search::proof::{proof_holds, ProofNode};
 use crate::search::{Config, Outcome, Solver};
 use crate::{Board, Position};
 use alphabeta::Searcher;
@@ -220,7 +220,14 @@ impl<M: Model> Engine<M> {
         };
         let part = |k: u32| limits.time.map(|t| t / k);
         self.defence_first(&mut m, side, n, &mut root, part(10));
-        let verdict = self.keep_safe(&m, side, &mut root, part(3));
+        let mut verdict = self.keep_safe(&m, side, &mut root, part(3));
+        if verdict == Verdict::Loss {
+            let held = self.wider_defence(&mut m, side, n, part(2));
+            if !held.is_empty() {
+                root = held;
+                verdict = Verdict::Open;
+            }
+        }
         self.alpha_beta_root(&mut m, side, root, limits, verdict, start)
     }
 
@@ -299,6 +306,52 @@ impl<M: Model> Engine<M> {
             return Verdict::Loss;
         }
         Verdict::Open
+    }
+
+    /// When none of the candidate moves holds: every move among the `2 × width` best points,
+    /// best first, is checked against the opponent's threat win within `time` (a proof of
+    /// that win which stays valid with the move on the board refutes it without a search);
+    /// the first `safe_moves` that hold.
+    fn wider_defence(
+        &mut self,
+        m: &mut M,
+        side: Color,
+        n: usize,
+        time: Option<Duration>,
+    ) -> Vec<moves::Move> {
+        let until = time.map(|t| Instant::now() + t);
+        self.threat_limits(self.params.threat_depth, time, true);
+        let s = self
+            .threat
+            .solve_for(m.board(), side.opponent(), &self.stop);
+        self.nodes += s.nodes;
+        let Some(proof) = s.proof else {
+            return Vec::new();
+        };
+        let complete = self.threat.config().complete;
+        let mut held = Vec::new();
+        for mv in moves::wide(m, side, n, 2 * self.params.width, &self.params) {
+            let left = until.map(|u| u.saturating_duration_since(Instant::now()));
+            if left.is_some_and(|l| l.is_zero())
+                || self.stop.load(Ordering::Relaxed)
+                || held.len() == self.params.safe_moves
+            {
+                break;
+            }
+            mv.stones.iter().for_each(|&p| m.make(p, side));
+            let refuted = proof_holds(m, side.opponent(), complete, &proof);
+            mv.stones.iter().for_each(|_| m.unmake());
+            if refuted {
+                continue;
+            }
+            self.threat_limits(self.params.threat_depth, left, false);
+            let (h, nodes) = holds(&mut self.threat, m.board(), side, &mv, &self.stop);
+            self.nodes += nodes;
+            if h == Some(true) {
+                held.push(mv);
+            }
+        }
+        held
     }
 
     /// Does each of `moves` hold ([`holds`])? One on this thread, several on as many threads

@@ -195,6 +195,14 @@ pub fn through<M: Model>(
     moves
 }
 
+/// Every move of `n` stones for `side` among its `k` best points, best first.
+pub fn wide<M: Model>(m: &M, side: Color, n: usize, k: usize, params: &Params) -> Vec<Move> {
+    let ranked = ranked_points(m, side, params);
+    let mut moves = combinations(&ranked[..k.min(ranked.len())], n);
+    moves.sort_by(|a, b| b.value.cmp(&a.value).then(a.stones.cmp(&b.stones)));
+    moves
+}
+
 /// Every move of `n` stones (1 or 2) among `points` (with their values): the single points,
 /// or each pair once.
 fn combinations(points: &[(Point, i32)], n: usize) -> Vec<Move> {
