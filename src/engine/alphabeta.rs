@@ -86,15 +86,34 @@ impl<M: Model> Searcher<M> {
         depth: u32,
         alpha: i32,
     ) -> Result<(i32, Vec<Vec<Point>>), OutOfTime> {
+        let (score, mut line) = self.after(m, side, mv, depth, 0, alpha, WIN + 1)?;
+        line.insert(0, mv.stones.clone());
+        Ok((score, line))
+    }
+
+    /// `mv` of `side` played at `ply`, the opponent's reply searched `depth − 1` whole moves
+    /// deep within the window (`alpha`, `beta`) of `side`, taken back: the score for `side` and
+    /// the line after `mv`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn after(
+        &mut self,
+        m: &mut M,
+        side: Color,
+        mv: &moves::Move,
+        depth: u32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<(i32, Vec<Vec<Point>>), OutOfTime> {
         for &p in &mv.stones {
             m.make(p, side);
         }
-        let r = self.negamax(m, side.opponent(), depth - 1, 1, -WIN - 1, -alpha);
+        let r = self.negamax(m, side.opponent(), depth - 1, ply + 1, -beta, -alpha);
         for _ in &mv.stones {
             m.unmake();
         }
-        let (score, mut line) = r?;
-        line.insert(0, mv.stones.clone());
+        let (score, line) = r?;
         Ok((-score, line))
     }
 
@@ -169,15 +188,7 @@ impl<M: Model> Searcher<M> {
         let alpha0 = alpha;
         let mut best = (-WIN - 1, Vec::new());
         for mv in &list {
-            for &q in &mv.stones {
-                m.make(q, side);
-            }
-            let r = self.negamax(m, side.opponent(), depth - 1, ply + 1, -beta, -alpha);
-            for _ in &mv.stones {
-                m.unmake();
-            }
-            let (score, mut line) = r?;
-            let score = -score;
+            let (score, mut line) = self.after(m, side, mv, depth, ply, alpha, beta)?;
             if score > best.0 {
                 line.insert(0, mv.stones.clone());
                 best = (score, line);
