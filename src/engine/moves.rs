@@ -110,7 +110,7 @@ pub fn generate<M: Model>(m: &mut M, side: Color, n: usize, params: &Params) -> 
     } else {
         moves = conditional_pairs(m, side, &ranked, params);
     }
-    moves.sort_by(|a, b| b.value.cmp(&a.value).then(a.stones.cmp(&b.stones)));
+    best_first(&mut moves);
     moves.dedup_by(|a, b| a.stones == b.stones);
     if n == 2 {
         moves.truncate(params.pairs);
@@ -189,7 +189,7 @@ pub fn through<M: Model>(
         let partners = ranked.iter().filter(|r| r.0 != x).take(params.width / 2);
         moves.extend(partners.map(|&(y, v)| pair(x, y, value(x) + v)));
     }
-    moves.sort_by(|a, b| b.value.cmp(&a.value).then(a.stones.cmp(&b.stones)));
+    best_first(&mut moves);
     moves.dedup_by(|a, b| a.stones == b.stones);
     moves.truncate(params.pairs);
     moves
@@ -199,8 +199,14 @@ pub fn through<M: Model>(
 pub fn wide<M: Model>(m: &M, side: Color, n: usize, k: usize, params: &Params) -> Vec<Move> {
     let ranked = ranked_points(m, side, params);
     let mut moves = combinations(&ranked[..k.min(ranked.len())], n);
-    moves.sort_by(|a, b| b.value.cmp(&a.value).then(a.stones.cmp(&b.stones)));
+    best_first(&mut moves);
     moves
+}
+
+/// Sort `moves` by value, best first (ties by their stones, so the order is the same on every
+/// run).
+fn best_first(moves: &mut [Move]) {
+    moves.sort_by(|a, b| b.value.cmp(&a.value).then(a.stones.cmp(&b.stones)));
 }
 
 /// Every move of `n` stones (1 or 2) among `points` (with their values): the single points,
