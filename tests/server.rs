@@ -626,17 +626,16 @@ async fn a_puzzle_diagram_is_analysed_and_extended() {
     );
     // Connect6: a stone of the side to move after the diagram is a move in progress; a second
     // that makes six ends the game.
-    let c6 = diagram(
-        19,
-        19,
-        &[
-            ("A1", 'O'),
-            ("B1", 'O'),
-            ("C1", 'O'),
-            ("D1", 'O'),
-            ("J10", 'X'),
-        ],
-    );
+    // White's first `n` stones of A1–E1 and black J10.
+    let white_row = |n: usize| {
+        let mut stones: Vec<(&str, char)> = ["A1", "B1", "C1", "D1", "E1"][..n]
+            .iter()
+            .map(|&p| (p, 'O'))
+            .collect();
+        stones.push(("J10", 'X'));
+        diagram(19, 19, &stones)
+    };
+    let c6 = white_row(4);
     let p = post(
         &app,
         "/api/position",
@@ -672,18 +671,7 @@ async fn a_puzzle_diagram_is_analysed_and_extended() {
     )
     .await;
     assert!(whole.error().contains("whole move"), "{}", whole.text);
-    let six = diagram(
-        19,
-        19,
-        &[
-            ("A1", 'O'),
-            ("B1", 'O'),
-            ("C1", 'O'),
-            ("D1", 'O'),
-            ("E1", 'O'),
-            ("J10", 'X'),
-        ],
-    );
+    let six = white_row(5);
     let p = post(
         &app,
         "/api/position",
