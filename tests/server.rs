@@ -364,6 +364,50 @@ async fn move_equals_cpbim_move() {
     assert_eq!(timeless(a.json()), timeless(cli[0].clone()));
 }
 
+/// Mutated records (every format, `tests/common/mutate.rs`) and mutated request bodies: every
+/// answer is 200 or a 4xx JSON error, never a server error or a panic.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mutated_requests_get_answers() {
+    let app = app();
+    let mut rng = common::mutate::Rng(2026);
+    let games = ["connect6", "gomoku", "renju", "gomoku:7", "bogus"];
+    let sides = [json!(null), json!("black"), json!("white"), json!(3)];
+    let (mut ok, mut refused) = (0, 0);
+    for record in common::mutate::mutated(150, 2026) {
+        let record = String::from_utf8_lossy(&record).into_owned();
+        let pending = &["J10", "A1", "ZZ9"][..rng.below(4)];
+        let body = json!({
+            "game": games[rng.below(games.len())],
+            "record": record,
+            "to_move": sides[rng.below(sides.len())],
+            "pending": pending,
+        });
+        let raw = body.to_string();
+        let bent = common::mutate::mutate(raw.as_bytes(), &[raw.as_bytes().to_vec()], &mut rng);
+        for (path, text) in [
+            ("/api/position", raw.clone()),
+            ("/api/export", raw),
+            ("/api/position", String::from_utf8_lossy(&bent).into_owned()),
+        ] {
+            let a = send(&app, Method::POST, path, Some(&text)).await;
+            assert!(
+                a.status == StatusCode::OK || a.status.is_client_error(),
+                "{path} {text:?}: {} {}",
+                a.status,
+                a.text
+            );
+            if a.status == StatusCode::OK {
+                ok += 1;
+            } else {
+                refused += 1;
+                assert!(!a.error().is_empty(), "{path} {text:?}: {}", a.text);
+            }
+        }
+    }
+    // Both kinds of answer occur: the mutations are not all fatal, nor all harmless.
+    assert!(ok > 0 && refused > 0, "{ok} answered, {refused} refused");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_requests_get_4xx_with_the_librarys_message() {
     let app = app();
