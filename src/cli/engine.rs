@@ -4,7 +4,7 @@
 use super::limits;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use cpbim::engine::{Clock, Limits, Params, PlayerKind};
+use cpbim::engine::{Clock, Limits, PlayerKind, Tuning};
 use cpbim::protocol::{cloudict::Cloudict, gomocup::Gomocup, gtp::Gtp, sau::Sau, serve, Protocol};
 use cpbim::Game;
 
@@ -54,23 +54,18 @@ enum ProtocolName {
     Gtp,
 }
 
-/// The parameters of `--params FILE`, or the built-in ones; `--threads` over them.
-pub fn params(path: Option<&str>, threads: Option<usize>) -> Result<Params> {
-    let mut params = match path {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("--params {path}"))?;
-            Params::from_json(&text).map_err(|e| anyhow::anyhow!("--params {path}: {e}"))?
-        }
-        None => Params::default(),
-    };
-    if let Some(n) = threads {
-        params.threads = limits::threads(Some(n));
-    }
-    Ok(params)
+/// The parameters of `--params FILE` over each game's built-in set; `--threads` over them.
+pub fn tuning(path: Option<&str>, threads: Option<usize>) -> Result<Tuning> {
+    let keys = path
+        .map(|path| std::fs::read_to_string(path).with_context(|| format!("--params {path}")))
+        .transpose()?;
+    let threads = threads.map(|n| limits::threads(Some(n)));
+    Tuning::read(keys, threads)
+        .map_err(|e| anyhow::anyhow!("--params {}: {e}", path.unwrap_or_default()))
 }
 
 pub fn run(args: &EngineArgs) -> Result<()> {
-    let params = params(args.params.as_deref(), args.threads)?;
+    let params = tuning(args.params.as_deref(), args.threads)?;
     let limits = match (args.depth, args.game_time) {
         (Some(d), _) => Limits::depth(d),
         (None, None) => Limits::per_move(limits::seconds("time", args.time.unwrap_or(1.0))?),

@@ -4,7 +4,7 @@ use super::input::{self, Inputs};
 use super::{limits, InputArgs};
 use anyhow::{Context, Result};
 use clap::Args;
-use cpbim::engine::{player_for, Choice, Limits, Params, PlayerKind, Verdict};
+use cpbim::engine::{player_for, Choice, Limits, PlayerKind, Verdict};
 use cpbim::report::choice_json;
 use cpbim::Point;
 
@@ -20,14 +20,15 @@ pub struct MoveArgs {
     #[arg(long, value_name = "D")]
     depth: Option<u32>,
     /// The engine's weights and widths, a JSON file (docs/engine.md); keys left out keep
-    /// their defaults.
+    /// the game's built-in values.
     #[arg(long, value_name = "FILE")]
     params: Option<String>,
     /// Threads for the engine's safety checks (0: every core; default: the parameter file's
     /// `threads`, 1).
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// Print the built-in parameters as JSON and exit.
+    /// Print the parameters for `--game` as JSON (the built-in set, with `--params` and
+    /// `--threads` over it) and exit.
     #[arg(long, conflicts_with = "position")]
     print_params: bool,
     /// Who plays: `cpbim` (the engine), or a baseline player of docs/engine.md: `seed000`
@@ -40,12 +41,13 @@ pub struct MoveArgs {
 }
 
 pub fn run(args: &MoveArgs) -> Result<()> {
+    let tuning = super::engine::tuning(args.params.as_deref(), args.threads)?;
     if args.print_params {
-        println!("{}", serde_json::to_string_pretty(&Params::default())?);
+        let params = tuning.for_game(&args.input.game);
+        println!("{}", serde_json::to_string_pretty(&params)?);
         return Ok(());
     }
     check_player(args.player, args.params.as_deref())?;
-    let params = super::engine::params(args.params.as_deref(), args.threads)?;
     let limits = Limits {
         time: args.time.map(|s| limits::seconds("time", s)).transpose()?,
         depth: args.depth,
@@ -57,7 +59,7 @@ pub fn run(args: &MoveArgs) -> Result<()> {
     };
     let record = cpbim::parse_record(&text, args.input.reading())?;
     let pos = cpbim::report::to_play(&record).map_err(anyhow::Error::msg)?;
-    let choice = player_for(args.player, pos.game(), params)
+    let choice = player_for(args.player, pos.game(), tuning.for_game(pos.game()))
         .map_err(|e| anyhow::anyhow!("--player: {e}"))?
         .choose(&pos, limits);
     if args.json {

@@ -7,6 +7,7 @@
 
 use crate::geom::{Color, Dir, Point};
 use crate::model::Model;
+use crate::Game;
 use serde::{Deserialize, Serialize};
 
 /// The score of a won position, less the plies to the win.
@@ -54,8 +55,98 @@ pub struct Params {
     pub threads: usize,
 }
 
-impl Default for Params {
+/// The engine's parameters for whichever game a session plays.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tuning {
+    /// Each game's built-in set ([`Params::for_game`]) with a parameter file's keys (JSON
+    /// text, checked when read) and a thread count over it.
+    PerGame {
+        /// The parameter file's text.
+        keys: Option<String>,
+        /// Threads, over the file's and the built-in count.
+        threads: Option<usize>,
+    },
+    /// These parameters in every game.
+    Fixed(Box<Params>),
+}
+
+impl Default for Tuning {
+    /// The built-in sets.
     fn default() -> Self {
+        Tuning::PerGame {
+            keys: None,
+            threads: None,
+        }
+    }
+}
+
+impl From<Params> for Tuning {
+    fn from(p: Params) -> Self {
+        Tuning::Fixed(Box::new(p))
+    }
+}
+
+impl Tuning {
+    /// A parameter file's text (if any) over each game's set, and a thread count; an error
+    /// when the file does not make a valid set of parameters.
+    pub fn read(keys: Option<String>, threads: Option<usize>) -> Result<Tuning, String> {
+        if let Some(text) = &keys {
+            for base in [Params::connect6(), Params::five()] {
+                Params::from_json_over(&base, text)?;
+            }
+        }
+        Ok(Tuning::PerGame { keys, threads })
+    }
+
+    /// The parameters for `game`.
+    pub fn for_game(&self, game: &Game) -> Params {
+        match self {
+            Tuning::Fixed(p) => (**p).clone(),
+            Tuning::PerGame { keys, threads } => {
+                let base = Params::for_game(game);
+                let mut p = match keys {
+                    Some(text) => Params::from_json_over(&base, text)
+                        .expect("the keys made valid parameters when read"),
+                    None => base,
+                };
+                if let Some(n) = threads {
+                    p.threads = *n;
+                }
+                p
+            }
+        }
+    }
+}
+
+impl Default for Params {
+    /// Connect6's set ([`Params::connect6`]).
+    fn default() -> Self {
+        Params::connect6()
+    }
+}
+
+impl Params {
+    /// The built-in set of Connect6 and the other games of two stones a move. The point
+    /// weights (`attack`, `defence`) and `width`, `partners` were fitted so that the generated
+    /// moves hold the moves a stronger program chose, the valuation (`own`, `opponent`, `O` to
+    /// `L5`) by a logistic regression of who won on the type counts of positions from real
+    /// games; `DW` and the searches' depths are set by hand (`docs/engine.md`, "Fitted
+    /// weights").
+    pub fn connect6() -> Params {
+        Params {
+            own: [0, 6, 3, 6, 8, 52, 55, 78, 24, 121, 2_000, 0],
+            opponent: [0, 2, 2, 3, 4, 15, 16, 39, 20, 45, 5_000, 0],
+            attack: [0, 9, 10, 10, 20, 34, 35, 179, 20, 161, 400, 10_000],
+            defence: [0, 2, 3, 4, 13, 17, 17, 25, 0, 6, 350, 9_000],
+            width: 20,
+            partners: 8,
+            ..Params::five()
+        }
+    }
+
+    /// The built-in set of the games of five and the other games of one stone a move: every
+    /// weight set by hand.
+    pub fn five() -> Params {
         Params {
             own: [0, 6, 4, 12, 24, 20, 40, 80, 90, 200, 2_000, 0],
             opponent: [0, 8, 5, 16, 40, 30, 60, 150, 160, 400, 5_000, 0],
@@ -72,19 +163,45 @@ impl Default for Params {
             threads: 1,
         }
     }
-}
 
-impl Params {
-    /// Read a parameter file (JSON); keys left out keep their defaults.
+    /// The built-in set for `game`: [`Params::connect6`] for two stones a move, else
+    /// [`Params::five`].
+    pub fn for_game(game: &Game) -> Params {
+        if game.p() == 2 {
+            Params::connect6()
+        } else {
+            Params::five()
+        }
+    }
+
+    /// Read a parameter file (JSON); keys left out keep Connect6's built-in values.
     pub fn from_json(text: &str) -> Result<Params, String> {
-        let p: Params = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        if p.width < 2 || p.pairs < 1 || p.safe_moves < 1 || p.threads < 1 {
+        Params::from_json_over(&Params::connect6(), text)
+    }
+
+    /// Read a parameter file (JSON) over `base`: keys left out keep `base`'s values.
+    pub fn from_json_over(base: &Params, text: &str) -> Result<Params, String> {
+        let keys: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let mut merged = match serde_json::to_value(base).map_err(|e| e.to_string())? {
+            serde_json::Value::Object(m) => m,
+            _ => unreachable!("Params is a JSON object"),
+        };
+        merged.extend(keys);
+        let p: Params =
+            serde_json::from_value(serde_json::Value::Object(merged)).map_err(|e| e.to_string())?;
+        p.check()?;
+        Ok(p)
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if self.width < 2 || self.pairs < 1 || self.safe_moves < 1 || self.threads < 1 {
             return Err(format!(
                 "width must be at least 2, pairs, safe_moves and threads at least 1 (width {}, pairs {}, safe_moves {}, threads {})",
-                p.width, p.pairs, p.safe_moves, p.threads
+                self.width, self.pairs, self.safe_moves, self.threads
             ));
         }
-        Ok(p)
+        Ok(())
     }
 
     /// The value of the position for `side`, who moves next.
@@ -133,6 +250,29 @@ mod tests {
         assert_eq!(Params::from_json("{\"width\": 8}").unwrap().width, 8);
         assert!(Params::from_json("{\"widht\": 8}").is_err());
         assert!(Params::from_json("{\"width\": 1}").is_err());
+    }
+
+    #[test]
+    fn a_parameter_file_goes_over_each_games_own_set() {
+        let t = Tuning::read(Some("{\"pairs\": 30}".into()), Some(3)).unwrap();
+        let c6 = t.for_game(&Game::CONNECT6);
+        let renju = t.for_game(&Game::RENJU);
+        assert_eq!((c6.pairs, c6.threads), (30, 3));
+        assert_eq!((renju.pairs, renju.threads), (30, 3));
+        assert_eq!(c6.attack, Params::connect6().attack);
+        assert_eq!(renju.attack, Params::five().attack);
+        assert_ne!(Params::connect6().attack, Params::five().attack);
+        assert_eq!(Tuning::default().for_game(&Game::GOMOKU), Params::five());
+        assert_eq!(
+            Tuning::default().for_game(&Game::CONNECT6),
+            Params::default()
+        );
+        // A set given whole is the same in every game.
+        let fixed = Tuning::from(Params::five());
+        assert_eq!(fixed.for_game(&Game::CONNECT6), Params::five());
+        assert!(Tuning::read(Some("{\"width\": 1}".into()), None).is_err());
+        assert!(Tuning::read(Some("{\"widht\": 9}".into()), None).is_err());
+        assert!(Tuning::read(Some("[1]".into()), None).is_err());
     }
 
     #[test]

@@ -15,7 +15,7 @@ pub mod seed000;
 pub mod seed004;
 
 pub use clock::Clock;
-pub use eval::Params;
+pub use eval::{Params, Tuning};
 pub use player::{engine_for, player_for, Player, PlayerKind};
 
 use crate::geom::{Color, Point};

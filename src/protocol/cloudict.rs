@@ -6,7 +6,7 @@
 //! a note on standard error.
 
 use super::{Handled, Protocol, Table};
-use crate::engine::{Limits, Params};
+use crate::engine::{Limits, Tuning};
 use crate::{Color, Game, Point};
 
 /// The protocol's letters of `stones`: column then row, `A` = left / bottom.
@@ -53,7 +53,7 @@ pub struct Cloudict {
 impl Cloudict {
     /// A session of `game` (Connect6 for the GUI; any game with one letter per coordinate),
     /// `limits` per move until `depth` or `time` changes them.
-    pub fn new(game: Game, params: Params, limits: Limits) -> Cloudict {
+    pub fn new(game: Game, params: impl Into<Tuning>, limits: Limits) -> Cloudict {
         Cloudict {
             table: Table::new(game, params, limits),
             me: None,

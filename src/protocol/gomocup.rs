@@ -4,7 +4,7 @@
 //! top. Rule bits (`INFO rule`): 1 exactly five, 4 Renju.
 
 use super::{Handled, Protocol, Table};
-use crate::engine::{Clock, Limits, Params};
+use crate::engine::{Clock, Limits, Tuning};
 use crate::{renju, Color, Game, Point, Rule};
 use std::time::Duration;
 
@@ -40,7 +40,7 @@ pub struct Gomocup {
 
 impl Gomocup {
     /// A session starting with `game` (changed by `START` and `INFO rule`).
-    pub fn new(game: Game, params: Params, default: Limits) -> Gomocup {
+    pub fn new(game: Game, params: impl Into<Tuning>, default: Limits) -> Gomocup {
         Gomocup {
             table: Table::new(game, params, default),
             rule: 0,

@@ -9,7 +9,7 @@
 //! changed in between (any other `play`, `undo`, `clear_board` or `boardsize` drops it).
 
 use super::{Handled, Protocol, Table};
-use crate::engine::{Clock, Limits, Params};
+use crate::engine::{Clock, Limits, Tuning};
 use crate::{renju, Color, Game, Point, Rule};
 use std::time::Duration;
 
@@ -152,7 +152,7 @@ type Reply = Result<String, String>;
 impl Gtp {
     /// A session of `game` (Connect6 for GoGui; any game of one or two stones a move, Renju's
     /// forbidden points refused to black), `limits` per move unless the controller gives time.
-    pub fn new(game: Game, params: Params, limits: Limits) -> Gtp {
+    pub fn new(game: Game, params: impl Into<Tuning>, limits: Limits) -> Gtp {
         Gtp {
             table: Table::new(game, params, limits),
             base: game,

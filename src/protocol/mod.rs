@@ -11,7 +11,7 @@ pub mod gomocup;
 pub mod gtp;
 pub mod sau;
 
-use crate::engine::{engine_for, player_for, Clock, Limits, Params, Player, PlayerKind};
+use crate::engine::{engine_for, player_for, Clock, Limits, Player, PlayerKind, Tuning};
 use crate::{Board, Color, Game, Point, Record};
 use std::io::{self, BufRead, Write};
 use std::time::Instant;
@@ -107,7 +107,7 @@ pub struct Table {
     board: Board,
     to_move: Color,
     moves: Vec<(Color, Vec<Point>)>,
-    params: Params,
+    tuning: Tuning,
     player: Box<dyn Player>,
     /// Which player `player` is, and why it cannot play the current game if it cannot.
     kind: PlayerKind,
@@ -121,15 +121,16 @@ pub struct Table {
 
 impl Table {
     /// An empty board of `game`, black to move.
-    pub fn new(game: Game, params: Params, limits: Limits) -> Table {
+    pub fn new(game: Game, tuning: impl Into<Tuning>, limits: Limits) -> Table {
+        let tuning = tuning.into();
         Table {
             board: Board::new(game),
             to_move: Color::Black,
             moves: Vec::new(),
-            player: engine_for(&game, params.clone()),
+            player: engine_for(&game, tuning.for_game(&game)),
             kind: PlayerKind::Cpbim,
             refused: None,
-            params,
+            tuning,
             limits,
             game_clock: limits.clock,
         }
@@ -169,7 +170,7 @@ impl Table {
     /// Play as `kind` from now on, or why it cannot play the current game (then nothing
     /// changes).
     pub fn set_player(&mut self, kind: PlayerKind) -> Result<(), String> {
-        let player = player_for(kind, self.game(), self.params.clone())?;
+        let player = player_for(kind, self.game(), self.tuning.for_game(self.game()))?;
         self.player = player;
         self.kind = kind;
         self.refused = None;
@@ -179,7 +180,7 @@ impl Table {
     /// The player of the kind chosen for `game`; a baseline that does not play it refuses to
     /// think until the game changes back.
     fn rebuild(&mut self, game: &Game) {
-        match player_for(self.kind, game, self.params.clone()) {
+        match player_for(self.kind, game, self.tuning.for_game(game)) {
             Ok(p) => {
                 self.player = p;
                 self.refused = None;

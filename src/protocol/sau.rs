@@ -8,7 +8,7 @@
 
 use super::cloudict::{letters, stones_of};
 use super::{Handled, Protocol, Table};
-use crate::engine::{Limits, Params};
+use crate::engine::{Limits, Tuning};
 use crate::{Color, Game, Point};
 
 /// The text of an absent stone.
@@ -33,7 +33,7 @@ pub struct Sau {
 impl Sau {
     /// A session of `game` (Connect6 on the platform; any game with one letter per coordinate
     /// and at most two stones a move), `limits` per move.
-    pub fn new(game: Game, params: Params, limits: Limits) -> Sau {
+    pub fn new(game: Game, params: impl Into<Tuning>, limits: Limits) -> Sau {
         Sau {
             table: Table::new(game, params, limits),
             me: None,

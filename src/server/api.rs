@@ -646,7 +646,7 @@ pub async fn play(
             )));
         }
         let pos = to_play(&record).map_err(ApiError::unprocessable)?;
-        let mut player = player_for(kind, pos.game(), Params::default())
+        let mut player = player_for(kind, pos.game(), Params::for_game(pos.game()))
             .map_err(|e| ApiError::unprocessable(format!("player: {e}")))?;
         let limits = Limits {
             time,
