@@ -29,7 +29,8 @@ pub struct EngineArgs {
     /// Seconds added to the game clock after every move (with `--game-time`).
     #[arg(long, value_name = "S", requires = "game_time")]
     increment: Option<f64>,
-    /// The engine's weights and widths, a JSON file (docs/engine.md).
+    /// The engine's weights and widths, a JSON file (docs/engine.md); keys left out keep
+    /// the built-in values of the game being played.
     #[arg(long, value_name = "FILE")]
     params: Option<String>,
     /// Threads for the engine's safety checks (0: every core; default: the parameter file's
