@@ -295,3 +295,31 @@ proptest! {
         }
     }
 }
+
+/// A parameter file (`--params`): the built-in JSON with a piece replaced.
+fn spliced_params(at: usize, cut: usize, piece: &str) -> String {
+    let json = serde_json::to_string(&cpbim::engine::Params::default()).expect("JSON");
+    let at = at % json.len();
+    let end = (at + cut).min(json.len());
+    format!("{}{piece}{}", &json[..at], &json[end..])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn parameter_files_are_read_or_refused(
+        at in any::<usize>(),
+        cut in 0usize..12,
+        piece in "[0-9\\-\\[\\]{}\",:.a-z_ e]{0,10}",
+        threads in prop::option::of(0usize..300),
+    ) {
+        let text = spliced_params(at, cut, &piece);
+        if let Ok(t) = cpbim::engine::Tuning::read(Some(text), threads) {
+            for game in games() {
+                let p = t.for_game(&game);
+                prop_assert!(p.width >= 2 && p.pairs >= 1 && p.safe_moves >= 1);
+            }
+        }
+    }
+}

@@ -66,7 +66,7 @@ pub fn tuning(path: Option<&str>, threads: Option<usize>) -> Result<Tuning> {
 }
 
 pub fn run(args: &EngineArgs) -> Result<()> {
-    let params = tuning(args.params.as_deref(), args.threads)?;
+    let tuning = tuning(args.params.as_deref(), args.threads)?;
     let limits = match (args.depth, args.game_time) {
         (Some(d), _) => Limits::depth(d),
         (None, None) => Limits::per_move(limits::seconds("time", args.time.unwrap_or(1.0))?),
@@ -85,17 +85,17 @@ pub fn run(args: &EngineArgs) -> Result<()> {
         },
     };
     let mut proto: Box<dyn Protocol> = match args.protocol {
-        ProtocolName::Cloudict => Box::new(Cloudict::new(args.game, params, limits)),
+        ProtocolName::Cloudict => Box::new(Cloudict::new(args.game, tuning, limits)),
         ProtocolName::Gomocup => {
             let game = if args.game.is_connect6() {
                 Game::GOMOKU
             } else {
                 args.game
             };
-            Box::new(Gomocup::new(game, params, limits))
+            Box::new(Gomocup::new(game, tuning, limits))
         }
-        ProtocolName::Sau => Box::new(Sau::new(args.game, params, limits)),
-        ProtocolName::Gtp => Box::new(Gtp::new(args.game, params, limits)),
+        ProtocolName::Sau => Box::new(Sau::new(args.game, tuning, limits)),
+        ProtocolName::Gtp => Box::new(Gtp::new(args.game, tuning, limits)),
     };
     let stdin = std::io::stdin();
     super::r#move::check_player(args.player, args.params.as_deref())?;

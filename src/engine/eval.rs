@@ -55,65 +55,56 @@ pub struct Params {
     pub threads: usize,
 }
 
-/// The engine's parameters for whichever game a session plays.
+/// The engine's parameters for whichever game a session plays: one set for the games of two
+/// stones a move, one for the games of one stone.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Tuning {
-    /// Each game's built-in set ([`Params::for_game`]) with a parameter file's keys (JSON
-    /// text, checked when read) and a thread count over it.
-    PerGame {
-        /// The parameter file's text.
-        keys: Option<String>,
-        /// Threads, over the file's and the built-in count.
-        threads: Option<usize>,
-    },
-    /// These parameters in every game.
-    Fixed(Box<Params>),
+pub struct Tuning {
+    two_stones: Params,
+    one_stone: Params,
 }
 
 impl Default for Tuning {
-    /// The built-in sets.
+    /// The built-in sets, [`Params::connect6`] and [`Params::five`].
     fn default() -> Self {
-        Tuning::PerGame {
-            keys: None,
-            threads: None,
+        Tuning {
+            two_stones: Params::connect6(),
+            one_stone: Params::five(),
         }
     }
 }
 
 impl From<Params> for Tuning {
+    /// These parameters in every game.
     fn from(p: Params) -> Self {
-        Tuning::Fixed(Box::new(p))
+        Tuning {
+            two_stones: p.clone(),
+            one_stone: p,
+        }
     }
 }
 
 impl Tuning {
-    /// A parameter file's text (if any) over each game's set, and a thread count; an error
-    /// when the file does not make a valid set of parameters.
+    /// A parameter file's keys (JSON text, if any) over each built-in set, and a thread count
+    /// over that; an error when the file does not make valid parameters over both.
     pub fn read(keys: Option<String>, threads: Option<usize>) -> Result<Tuning, String> {
-        if let Some(text) = &keys {
-            for base in [Params::connect6(), Params::five()] {
-                Params::from_json_over(&base, text)?;
+        let mut t = Tuning::default();
+        for set in [&mut t.two_stones, &mut t.one_stone] {
+            if let Some(text) = &keys {
+                *set = Params::from_json_over(set, text)?;
+            }
+            if let Some(n) = threads {
+                set.threads = n;
             }
         }
-        Ok(Tuning::PerGame { keys, threads })
+        Ok(t)
     }
 
     /// The parameters for `game`.
     pub fn for_game(&self, game: &Game) -> Params {
-        match self {
-            Tuning::Fixed(p) => (**p).clone(),
-            Tuning::PerGame { keys, threads } => {
-                let base = Params::for_game(game);
-                let mut p = match keys {
-                    Some(text) => Params::from_json_over(&base, text)
-                        .expect("the keys made valid parameters when read"),
-                    None => base,
-                };
-                if let Some(n) = threads {
-                    p.threads = *n;
-                }
-                p
-            }
+        if game.p() == 2 {
+            self.two_stones.clone()
+        } else {
+            self.one_stone.clone()
         }
     }
 }
@@ -167,11 +158,7 @@ impl Params {
     /// The built-in set for `game`: [`Params::connect6`] for two stones a move, else
     /// [`Params::five`].
     pub fn for_game(game: &Game) -> Params {
-        if game.p() == 2 {
-            Params::connect6()
-        } else {
-            Params::five()
-        }
+        Tuning::default().for_game(game)
     }
 
     /// Read a parameter file (JSON); keys left out keep Connect6's built-in values.
