@@ -5,6 +5,7 @@
 mod common;
 
 use common::{assert_legal, check_proof, colour, Plain, Rules};
+use cpbim::engine::eval::DECIDED;
 use cpbim::engine::{Choice, Engine, Limits, Params, Verdict};
 use cpbim::model::Cpbim5;
 use cpbim::search::{solve, Config, Outcome, Solver};
@@ -185,4 +186,18 @@ fn gomoku_and_renju_moves_are_legal() {
         }
         assert!(pos.board().stones() >= 9, "{game}: {}", pos.to_stone_list());
     }
+}
+
+/// Gomoku, white to move against two open threes of black (one stone blocks only one of
+/// them), with two fours of its own that black must block: white is lost, and a search three
+/// moves deep sees it, because a block that is the only answer to a four costs no depth
+/// (without that it takes five: the fours push black's win beyond the horizon).
+#[test]
+fn fours_and_their_blocks_do_not_hide_a_loss_beyond_the_horizon() {
+    let stones = "f8 o1 g8 o2 h8 o3 c3 a13 c4 a14 c5 a15 m12";
+    let pos = cpbim::parse_position(stones, Game::GOMOKU).unwrap();
+    assert_eq!(pos.to_move(), Color::White);
+    let c = Engine::<Cpbim5>::new(Params::five()).choose(&pos, Limits::depth(3));
+    assert_legal(&pos, &c.stones);
+    assert!(c.eval <= -DECIDED, "{c:?}");
 }

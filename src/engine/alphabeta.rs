@@ -169,10 +169,15 @@ impl<M: Model> Searcher<M> {
         }
         let p = m.game().p();
         let lost = Ok((-WIN + ply as i32 + 1, Vec::new()));
-        if m.thn(side.opponent()) as usize > p {
+        let threats = m.thn(side.opponent()) as usize;
+        if threats > p {
             return lost;
         }
-        if depth == 0 {
+        // One stone a move, a live window of the opponent has one answer, and the block costs
+        // no depth, at the leaves too: a line of fours and blocks is followed to its end
+        // instead of hiding what comes after it beyond the horizon.
+        let forced = p == 1 && threats > 0;
+        if depth == 0 && !forced {
             return Ok((self.leaf_value(m, side, ply), Vec::new()));
         }
         let mut list = match moves::generate(m, side, p, &self.params) {
@@ -185,10 +190,11 @@ impl<M: Model> Searcher<M> {
                 list.insert(0, mv);
             }
         }
+        let reach = if forced { depth + 1 } else { depth };
         let alpha0 = alpha;
         let mut best = (-WIN - 1, Vec::new());
         for mv in &list {
-            let (score, mut line) = self.after(m, side, mv, depth, ply, alpha, beta)?;
+            let (score, mut line) = self.after(m, side, mv, reach, ply, alpha, beta)?;
             if score > best.0 {
                 line.insert(0, mv.stones.clone());
                 best = (score, line);
