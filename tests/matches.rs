@@ -228,3 +228,63 @@ fn game_clocks_are_kept_and_run_out() {
         "{s}"
     );
 }
+
+/// The bundled five-stone openings of the games of five (`data/five-openings.txt`): 100
+/// distinct positions, every black stone allowed in Renju by the tests' own reading of the
+/// rules, nobody with a five; and a match plays its games from them.
+#[test]
+fn the_bundled_five_stone_openings_are_distinct_and_legal() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/five-openings.txt");
+    let text = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .collect();
+    assert_eq!(lines.len(), 100);
+    let rules = common::Rules::of(&Game::RENJU);
+    let mut seen = std::collections::HashSet::new();
+    for line in &lines {
+        let pos = cpbim::parse_position(line, Game::RENJU).expect("an opening");
+        assert_eq!(pos.stones().len(), 5, "{line}");
+        assert!(seen.insert(pos.stones().to_vec()), "{line} twice");
+        let mut cells = vec![0u8; 15 * 15];
+        for (j, p) in pos.stones().iter().enumerate() {
+            let at = p.row() * 15 + p.col();
+            if j % 2 == 0 {
+                assert_eq!(common::renju::forbidden(&rules, &cells, at), None, "{line}");
+            }
+            cells[at] = if j % 2 == 0 { 1 } else { 2 };
+        }
+        assert!(
+            pos.board().find_win_of(cpbim::Color::Black).is_none(),
+            "{line}"
+        );
+    }
+    let dir = scratch("five-openings");
+    let engine = format!("{BIN} engine --protocol gomocup --depth 1");
+    let (s, err) = run_match(&[
+        "--game",
+        "renju",
+        "--openings",
+        path,
+        "--engine",
+        &engine,
+        "--engine",
+        &engine,
+        "--games",
+        "2",
+        "--records",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(s["games"], 2, "{s}{err}");
+    let first = cpbim::parse_position(lines[0], Game::RENJU).unwrap();
+    for i in 1..=2 {
+        let text = std::fs::read_to_string(dir.join(format!("game-{i:04}.sgf"))).unwrap();
+        let reading = Reading {
+            game: Game::RENJU,
+            to_move: None,
+        };
+        let record = cpbim::parse_record(&text, reading).expect("the record reads back");
+        assert_eq!(&record.stones()[..5], first.stones(), "game {i}");
+    }
+}
