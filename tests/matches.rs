@@ -124,53 +124,56 @@ fn bad_arguments_are_refused() {
     );
 }
 
+/// A Renju match of the engine at depth 1 against itself over the Gomocup protocol, its
+/// records in `dir`, with `extra` arguments.
+fn renju_self_match(dir: &std::path::Path, extra: &[&str]) -> (serde_json::Value, String) {
+    let engine = format!("{BIN} engine --protocol gomocup --depth 1");
+    let mut args = vec!["--game", "renju", "--engine", &engine, "--engine", &engine];
+    args.extend_from_slice(&["--records", dir.to_str().unwrap()]);
+    args.extend_from_slice(extra);
+    run_match(&args)
+}
+
+/// Game `i`'s record of a Renju match, read back.
+fn renju_record(dir: &std::path::Path, i: usize) -> cpbim::Record {
+    let text = std::fs::read_to_string(dir.join(format!("game-{i:04}.sgf"))).unwrap();
+    let reading = Reading {
+        game: Game::RENJU,
+        to_move: None,
+    };
+    cpbim::parse_record(&text, reading).expect("the record reads back")
+}
+
+/// Every black stone of `stones` (black first, alternating) was allowed in Renju when it was
+/// played, by the tests' own reading of the rules.
+fn assert_black_stones_allowed(stones: &[cpbim::Point], what: &str) {
+    let rules = common::Rules::of(&Game::RENJU);
+    let mut cells = vec![0u8; 15 * 15];
+    for (j, p) in stones.iter().enumerate() {
+        let at = p.row() * 15 + p.col();
+        if j % 2 == 0 {
+            assert_eq!(
+                common::renju::forbidden(&rules, &cells, at),
+                None,
+                "{what}: black's stone {} ({p}) is forbidden",
+                j + 1
+            );
+        }
+        cells[at] = if j % 2 == 0 { 1 } else { 2 };
+    }
+}
+
 #[test]
 fn renju_games_over_the_gomocup_protocol_are_legal() {
     let dir = scratch("renju");
-    let engine = format!("{BIN} engine --protocol gomocup --depth 1");
-    let (s, err) = run_match(&[
-        "--game",
-        "renju",
-        "--engine",
-        &engine,
-        "--engine",
-        &engine,
-        "--games",
-        "4",
-        "--concurrency",
-        "2",
-        "--records",
-        dir.to_str().unwrap(),
-    ]);
+    let (s, err) = renju_self_match(&dir, &["--games", "4", "--concurrency", "2"]);
     assert_eq!(s["games"], 4, "{s}");
     assert_eq!(s["adjudications"]["illegal"], 0, "{err}");
     assert_eq!(s["wins"], s["losses"], "{s}");
-    let rules = common::Rules::of(&Game::RENJU);
     for i in 1..=4 {
-        let text = std::fs::read_to_string(dir.join(format!("game-{i:04}.sgf"))).unwrap();
-        let record = cpbim::parse_record(
-            &text,
-            Reading {
-                game: Game::RENJU,
-                to_move: None,
-            },
-        )
-        .expect("the record reads back");
-        // The three opening stones, then every black stone allowed when it was played (the
-        // tests' own reading of the rules).
-        let mut cells = vec![0u8; 15 * 15];
-        for (j, p) in record.stones().iter().enumerate() {
-            let at = p.row() * 15 + p.col();
-            if j % 2 == 0 {
-                assert_eq!(
-                    common::renju::forbidden(&rules, &cells, at),
-                    None,
-                    "game {i}: black's stone {} ({p}) is forbidden",
-                    j + 1
-                );
-            }
-            cells[at] = if j % 2 == 0 { 1 } else { 2 };
-        }
+        let record = renju_record(&dir, i);
+        // The three opening stones, then every black stone allowed when it was played.
+        assert_black_stones_allowed(record.stones(), &format!("game {i}"));
         assert!(record.win().is_some() || s["draws"] != 0, "game {i}");
     }
 }
@@ -241,50 +244,22 @@ fn the_bundled_five_stone_openings_are_distinct_and_legal() {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .collect();
     assert_eq!(lines.len(), 100);
-    let rules = common::Rules::of(&Game::RENJU);
     let mut seen = std::collections::HashSet::new();
     for line in &lines {
         let pos = cpbim::parse_position(line, Game::RENJU).expect("an opening");
         assert_eq!(pos.stones().len(), 5, "{line}");
         assert!(seen.insert(pos.stones().to_vec()), "{line} twice");
-        let mut cells = vec![0u8; 15 * 15];
-        for (j, p) in pos.stones().iter().enumerate() {
-            let at = p.row() * 15 + p.col();
-            if j % 2 == 0 {
-                assert_eq!(common::renju::forbidden(&rules, &cells, at), None, "{line}");
-            }
-            cells[at] = if j % 2 == 0 { 1 } else { 2 };
-        }
-        assert!(
-            pos.board().find_win_of(cpbim::Color::Black).is_none(),
-            "{line}"
-        );
+        assert_black_stones_allowed(pos.stones(), line);
+        let black = pos.board().find_win_of(cpbim::Color::Black);
+        assert!(black.is_none(), "{line}");
     }
     let dir = scratch("five-openings");
-    let engine = format!("{BIN} engine --protocol gomocup --depth 1");
-    let (s, err) = run_match(&[
-        "--game",
-        "renju",
-        "--openings",
-        path,
-        "--engine",
-        &engine,
-        "--engine",
-        &engine,
-        "--games",
-        "2",
-        "--records",
-        dir.to_str().unwrap(),
-    ]);
+    let (s, err) = renju_self_match(&dir, &["--openings", path, "--games", "2"]);
     assert_eq!(s["games"], 2, "{s}{err}");
     let first = cpbim::parse_position(lines[0], Game::RENJU).unwrap();
     for i in 1..=2 {
-        let text = std::fs::read_to_string(dir.join(format!("game-{i:04}.sgf"))).unwrap();
-        let reading = Reading {
-            game: Game::RENJU,
-            to_move: None,
-        };
-        let record = cpbim::parse_record(&text, reading).expect("the record reads back");
+        let record = renju_record(&dir, i);
         assert_eq!(&record.stones()[..5], first.stones(), "game {i}");
+        assert_black_stones_allowed(record.stones(), &format!("game {i}"));
     }
 }
