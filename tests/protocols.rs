@@ -45,7 +45,8 @@ fn gomocup_as_a_manager_drives_it() {
     let second = xy(&out[2]);
     assert!(second != xy("7,7") && second != xy("8,8"), "{out:?}");
     assert!(out[3].starts_with("name=\"cpbim\""), "{out:?}");
-    assert!(out[4].starts_with("ERROR"), "occupied: {out:?}");
+    // In the protocol's own coordinates.
+    assert_eq!(out[4], "ERROR 8,8 is occupied", "{out:?}");
     assert!(out[5].starts_with("UNKNOWN"), "{out:?}");
     assert_eq!(out.len(), 6);
     // BOARD: own stones 1, the opponent's 2; the counts say the engine is white.
@@ -270,6 +271,18 @@ fn sau_transcripts() {
         run_transcript(&mut t);
         replay_letters(&t);
     }
+}
+
+/// Refused moves are named in each protocol's own coordinates: Cloudict's letters (on
+/// standard error, the protocol has no error reply) and Gomocup's `x,y` (above).
+#[test]
+fn a_refused_move_is_named_in_the_protocols_coordinates() {
+    let (_, err, code) = session(
+        &["--protocol", "cloudict", "--depth", "1"],
+        "new black\nmove JJ\nmove JJ\nquit\n",
+    );
+    assert_eq!(code, 0);
+    assert!(err.contains("JJ is occupied"), "{err}");
 }
 
 #[test]

@@ -54,10 +54,9 @@ impl Cloudict {
     /// A session of `game` (Connect6 for the GUI; any game with one letter per coordinate),
     /// `limits` per move until `depth` or `time` changes them.
     pub fn new(game: Game, params: impl Into<Tuning>, limits: Limits) -> Cloudict {
-        Cloudict {
-            table: Table::new(game, params, limits),
-            me: None,
-        }
+        let mut table = Table::new(game, params, limits);
+        table.point_name = |_, p| letters(&[p]);
+        Cloudict { table, me: None }
     }
 
     /// The stones of `text`, on the board, at most one move's worth.

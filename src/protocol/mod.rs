@@ -117,6 +117,9 @@ pub struct Table {
     pub limits: Limits,
     /// The game clock a new game starts with.
     game_clock: Option<Clock>,
+    /// How error messages name a point: the game's notation, unless the protocol has its
+    /// own coordinates (Gomocup's `x,y`).
+    pub point_name: fn(&Game, Point) -> String,
 }
 
 impl Table {
@@ -133,6 +136,7 @@ impl Table {
             tuning,
             limits,
             game_clock: limits.clock,
+            point_name: |_, p| p.to_string(),
         }
     }
 
@@ -189,6 +193,11 @@ impl Table {
         }
     }
 
+    /// `p` as the protocol names it.
+    fn name(&self, p: Point) -> String {
+        (self.point_name)(self.game(), p)
+    }
+
     /// Has somebody won?
     pub fn winner(&self) -> Option<Color> {
         Color::ALL
@@ -199,10 +208,10 @@ impl Table {
     /// Can `side` put a stone on `p` now (on the board, empty, game not over)?
     pub fn check_stone(&self, p: Point) -> Result<(), String> {
         if !self.game().contains(p) {
-            return Err(format!("{p} is off the board"));
+            return Err(format!("{} is off the board", self.name(p)));
         }
         if !self.board.is_empty(p) {
-            return Err(format!("{p} is occupied"));
+            return Err(format!("{} is occupied", self.name(p)));
         }
         if let Some(w) = self.winner() {
             return Err(format!("the game is over: {w} has won"));
@@ -216,7 +225,7 @@ impl Table {
         for (i, &p) in stones.iter().enumerate() {
             self.check_stone(p)?;
             if stones[..i].contains(&p) {
-                return Err(format!("{p} twice"));
+                return Err(format!("{} twice", self.name(p)));
             }
         }
         for &p in stones {
@@ -247,7 +256,7 @@ impl Table {
         };
         if let Some(p) = p {
             if !stones.contains(&p) {
-                return Err(format!("{p} is not the last move"));
+                return Err(format!("{} is not the last move", self.name(p)));
             }
         }
         for &s in stones {
