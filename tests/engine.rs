@@ -201,3 +201,18 @@ fn fours_and_their_blocks_do_not_hide_a_loss_beyond_the_horizon() {
     assert_legal(&pos, &c.stones);
     assert!(c.eval <= -DECIDED, "{c:?}");
 }
+
+/// Gomoku, black to move with a double three at H8 (no four anywhere, so no VCF): the
+/// alpha-beta sees the win, but over its own candidate moves and without a proof, so the
+/// score shows it and the verdict does not call it forced.
+#[test]
+fn a_win_seen_only_by_the_alpha_beta_is_not_called_forced() {
+    let pos = cpbim::parse_position("f8 a1 g8 a15 h6 o1 h7 o15", Game::GOMOKU).unwrap();
+    let c = Engine::<Cpbim5>::new(Params::five()).choose(&pos, Limits::depth(3));
+    assert!(c.eval >= DECIDED, "{c:?}");
+    assert_eq!(
+        (c.verdict, c.proof.is_none()),
+        (Verdict::Open, true),
+        "{c:?}"
+    );
+}

@@ -466,10 +466,8 @@ impl<M: Model> Engine<M> {
                 break;
             }
         }
-        let verdict = match (verdict, best.1) {
-            (Verdict::Open, s) if s >= DECIDED => Verdict::Win((WIN - s) as u32),
-            (v, _) => v,
-        };
+        // A decided score of the alpha-beta stays in `eval`: it is searched over the engine's
+        // own candidate moves, not proved, so it never makes the verdict a forced win.
         self.nodes += self.searchers.iter().map(|s| s.nodes).sum::<u64>();
         Choice {
             stones: best.0,
