@@ -61,7 +61,7 @@ enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Read a game or position in any supported format and write it in another.
     Position(position::PositionArgs),
-    /// The move the engine plays: stones, evaluation, principal variation, forced win or loss.
+    /// The move the engine plays: stones, evaluation, principal variation, forced win or loss (no candidate holds).
     Move(r#move::MoveArgs),
     /// Run as an engine process speaking a protocol on standard input and output.
     Engine(engine::EngineArgs),

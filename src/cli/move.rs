@@ -101,7 +101,7 @@ fn stones(s: &[Point]) -> String {
 fn verdict_name(v: Verdict) -> String {
     match v {
         Verdict::Win(d) => format!("forced win {d}"),
-        Verdict::Loss => "forced loss".to_string(),
+        Verdict::Loss => "loss: no candidate holds".to_string(),
         Verdict::Open => "open".to_string(),
     }
 }
