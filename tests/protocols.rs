@@ -273,16 +273,18 @@ fn sau_transcripts() {
     }
 }
 
-/// Refused moves are named in each protocol's own coordinates: Cloudict's letters (on
-/// standard error, the protocol has no error reply) and Gomocup's `x,y` (above).
+/// Refused moves are named in each protocol's own coordinates: the letters of Cloudict and
+/// SAU (on standard error, neither has an error reply) and Gomocup's `x,y` (above).
 #[test]
 fn a_refused_move_is_named_in_the_protocols_coordinates() {
-    let (_, err, code) = session(
-        &["--protocol", "cloudict", "--depth", "1"],
-        "new black\nmove JJ\nmove JJ\nquit\n",
-    );
-    assert_eq!(code, 0);
-    assert!(err.contains("JJ is occupied"), "{err}");
+    for protocol in ["cloudict", "sau"] {
+        let (_, err, code) = session(
+            &["--protocol", protocol, "--depth", "1"],
+            "new black\nmove JJ\nmove JJ\nquit\n",
+        );
+        assert_eq!(code, 0, "{protocol}");
+        assert!(err.contains("JJ is occupied"), "{protocol}: {err}");
+    }
 }
 
 #[test]

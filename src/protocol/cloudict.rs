@@ -18,6 +18,11 @@ pub fn letters(stones: &[Point]) -> String {
         .collect()
 }
 
+/// `p` in the protocol's letters, for messages about it (the game does not matter).
+pub fn letter_name(_: &Game, p: Point) -> String {
+    letters(&[p])
+}
+
 /// The points of a text of letter pairs (`JJ`, `KJKK`): `None` unless it is one or more
 /// pairs of capital letters. Whether they are on a game's board is the caller's question.
 pub fn points(text: &str) -> Option<Vec<Point>> {
@@ -55,7 +60,7 @@ impl Cloudict {
     /// `limits` per move until `depth` or `time` changes them.
     pub fn new(game: Game, params: impl Into<Tuning>, limits: Limits) -> Cloudict {
         let mut table = Table::new(game, params, limits);
-        table.point_name = |_, p| letters(&[p]);
+        table.point_name = letter_name;
         Cloudict { table, me: None }
     }
 

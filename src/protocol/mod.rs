@@ -118,7 +118,7 @@ pub struct Table {
     /// The game clock a new game starts with.
     game_clock: Option<Clock>,
     /// How error messages name a point: the game's notation, unless the protocol has its
-    /// own coordinates (Gomocup's `x,y`).
+    /// own coordinates (Gomocup's `x,y`, the letters of Cloudict and SAU, GTP's vertices).
     pub point_name: fn(&Game, Point) -> String,
 }
 

@@ -6,7 +6,7 @@
 //! out-of-turn command is answered with nothing on standard output and a note on standard
 //! error.
 
-use super::cloudict::{letters, stones_of};
+use super::cloudict::{letter_name, letters, stones_of};
 use super::{Handled, Protocol, Table};
 use crate::engine::{Limits, Tuning};
 use crate::{Color, Game, Point};
@@ -34,10 +34,9 @@ impl Sau {
     /// A session of `game` (Connect6 on the platform; any game with one letter per coordinate
     /// and at most two stones a move), `limits` per move.
     pub fn new(game: Game, params: impl Into<Tuning>, limits: Limits) -> Sau {
-        Sau {
-            table: Table::new(game, params, limits),
-            me: None,
-        }
+        let mut table = Table::new(game, params, limits);
+        table.point_name = letter_name;
+        Sau { table, me: None }
     }
 
     /// The stones of `text`: letter pairs, the last of which may be `@@`.
