@@ -159,11 +159,8 @@ impl Record {
         let counts_fit = |count: usize| game.black_stones(count) == b;
         let (win, side) = match wins {
             [None, None] => {
-                let side = match to_move {
+                let side = match to_move.or_else(|| side_by_counts(&board)) {
                     Some(side) => side,
-                    None if game.is_move_boundary(total) && counts_fit(total) => {
-                        game.color_of_stone(total)
-                    }
                     None => {
                         return Err(PositionError::ColorCounts {
                             black: b,
@@ -315,6 +312,12 @@ impl Record {
         }
     }
 
+    /// Is this a puzzle: a game in progress whose side to move is not the one its stone counts
+    /// give (a diagram read with a side to move)?
+    pub fn is_puzzle(&self) -> bool {
+        self.win.is_none() && side_by_counts(&self.board) != Some(self.to_move)
+    }
+
     /// The side to move at the end of the record (for a finished game: the loser, who can no
     /// longer move).
     pub fn to_move(&self) -> Color {
@@ -323,6 +326,16 @@ impl Record {
             None => self.to_move,
         }
     }
+}
+
+/// The side to move that `board`'s stone counts give: `None` when they are not those of a
+/// move boundary of its game.
+fn side_by_counts(board: &Board) -> Option<Color> {
+    let game = board.game();
+    let (b, w) = (board.count(Color::Black), board.count(Color::White));
+    let total = b + w;
+    (game.is_move_boundary(total) && game.black_stones(total) == b)
+        .then(|| game.color_of_stone(total))
 }
 
 impl From<Position> for Record {

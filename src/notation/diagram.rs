@@ -2,8 +2,9 @@
 //! empty, `X`/`B`/`x` black, `O`/`W`/`o` white. Cells may be separated by spaces; a header or
 //! footer line of the column letters and row numbers before and after the cells are optional
 //! (checked when present); `#` starts a comment. A diagram has no play order: the side to move
-//! follows from the stone counts (or `--to-move`), and a diagram with a winning row is a
-//! finished game.
+//! follows from the stone counts, or from a comment line `# black to move` (`# white to move`)
+//! that a puzzle's diagram is written with, or from `--to-move` over both; a diagram with a
+//! winning row is a finished game.
 
 use super::ParseError;
 use crate::board::Board;
@@ -82,6 +83,7 @@ pub fn is_diagram_line(line: &str) -> bool {
 /// Read a diagram of `game`'s board; `to_move` sets the side to move of a puzzle whose stone
 /// counts do not tell it.
 pub fn parse_diagram(text: &str, game: Game, to_move: Option<Color>) -> Result<Record, ParseError> {
+    let to_move = to_move.or_else(|| text.lines().find_map(side_comment));
     let (cols, size) = (game.m(), game.n());
     let mut board = Board::new(game);
     let mut rows = 0usize;
@@ -136,4 +138,30 @@ pub fn parse_diagram(text: &str, game: Game, to_move: Option<Color>) -> Result<R
         )));
     }
     Ok(Record::from_board(board, to_move)?)
+}
+
+/// `record` as a diagram; a puzzle's starts with the comment line that names its side to move.
+pub fn write(record: &Record) -> String {
+    let board = crate::board::diagram(record.board(), None);
+    if record.is_puzzle() {
+        format!("# {} to move\n{board}", record.to_move())
+    } else {
+        board
+    }
+}
+
+/// The side a comment line `# black to move` or `# white to move` names (any case, any
+/// blanks around the words).
+fn side_comment(line: &str) -> Option<Color> {
+    let comment = line
+        .trim_start()
+        .strip_prefix('#')?
+        .trim()
+        .to_ascii_lowercase();
+    let words: Vec<&str> = comment.split_whitespace().collect();
+    match words[..] {
+        ["black", "to", "move"] => Some(Color::Black),
+        ["white", "to", "move"] => Some(Color::White),
+        _ => None,
+    }
 }

@@ -316,7 +316,7 @@ pub fn write(record: &Record, format: Format) -> Result<String, WriteError> {
     }
     Ok(match format {
         Format::List => list::write(record),
-        Format::Diagram => crate::board::diagram(record.board(), None),
+        Format::Diagram => diagram::write(record),
         Format::Sgf => sgf::write(record),
         Format::Contest => contest::write(record),
         Format::Csv => csv::write(record),
@@ -371,7 +371,35 @@ mod tests {
         assert_eq!((p.to_move(), p.board().stones()), (Color::Black, 3));
         let r = parse_record(&d, how).unwrap();
         assert_eq!(write(&r, Format::List), Err(WriteError::NoOrder("puzzle")));
-        assert!(write(&r, Format::Diagram).is_ok());
+        // Its diagram names its side to move, and reads back the same without `--to-move`.
+        let written = write(&r, Format::Diagram).unwrap();
+        assert!(written.starts_with("# black to move\n"), "{written}");
+        let back = parse_record(&written, go).unwrap();
+        assert_eq!((back.to_move(), back.board()), (Color::Black, r.board()));
+        // The same stones with white to move (also not what the counts give) say so, and
+        // `--to-move` overrides the comment.
+        let white = parse_record(
+            &d,
+            Reading {
+                game: go,
+                to_move: Some(Color::White),
+            },
+        )
+        .unwrap();
+        assert!(write(&white, Format::Diagram)
+            .unwrap()
+            .starts_with("# white to move\n"));
+        let over = Reading {
+            game: go,
+            to_move: Some(Color::White),
+        };
+        assert_eq!(
+            parse_record(&written, over).unwrap().to_move(),
+            Color::White
+        );
+        // A diagram whose counts give the side to move is written without the comment.
+        let plain = parse_record("h8 i9", go).unwrap();
+        assert!(!write(&plain, Format::Diagram).unwrap().starts_with('#'));
         // A record's own order decides.
         let e = parse_record(
             "h8",
