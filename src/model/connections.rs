@@ -43,7 +43,8 @@ pub struct Conn {
 impl Conn {
     #[inline]
     fn contains(&self, offset: u32) -> bool {
-        self.len > 0 && offset.wrapping_sub(self.from as u32) < self.len as u32
+        // An empty slot (len 0) contains nothing: no offset is below 0.
+        offset.wrapping_sub(self.from as u32) < self.len as u32
     }
 }
 
