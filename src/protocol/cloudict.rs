@@ -59,9 +59,10 @@ impl Cloudict {
     /// A session of `game` (Connect6 for the GUI; any game with one letter per coordinate),
     /// `limits` per move until `depth` or `time` changes them.
     pub fn new(game: Game, params: impl Into<Tuning>, limits: Limits) -> Cloudict {
-        let mut table = Table::new(game, params, limits);
-        table.point_name = letter_name;
-        Cloudict { table, me: None }
+        Cloudict {
+            table: Table::new(game, params, limits, letter_name),
+            me: None,
+        }
     }
 
     /// The stones of `text`, on the board, at most one move's worth.

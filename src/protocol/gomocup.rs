@@ -41,10 +41,8 @@ pub struct Gomocup {
 impl Gomocup {
     /// A session starting with `game` (changed by `START` and `INFO rule`).
     pub fn new(game: Game, params: impl Into<Tuning>, default: Limits) -> Gomocup {
-        let mut table = Table::new(game, params, default);
-        table.point_name = coords;
         Gomocup {
-            table,
+            table: Table::new(game, params, default, coords),
             rule: 0,
             board_lines: None,
             turn_ms: None,

@@ -153,10 +153,8 @@ impl Gtp {
     /// A session of `game` (Connect6 for GoGui; any game of one or two stones a move, Renju's
     /// forbidden points refused to black), `limits` per move unless the controller gives time.
     pub fn new(game: Game, params: impl Into<Tuning>, limits: Limits) -> Gtp {
-        let mut table = Table::new(game, params, limits);
-        table.point_name = |_, p| vertex(p);
         Gtp {
-            table,
+            table: Table::new(game, params, limits, |_, p| vertex(p)),
             base: game,
             pending: None,
             clock: GtpTime::default(),

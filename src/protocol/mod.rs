@@ -117,14 +117,19 @@ pub struct Table {
     pub limits: Limits,
     /// The game clock a new game starts with.
     game_clock: Option<Clock>,
-    /// How error messages name a point: the game's notation, unless the protocol has its
-    /// own coordinates (Gomocup's `x,y`, the letters of Cloudict and SAU, GTP's vertices).
-    pub point_name: fn(&Game, Point) -> String,
+    /// How error messages name a point: in the protocol's own coordinates (Gomocup's `x,y`,
+    /// the letters of Cloudict and SAU, GTP's vertices).
+    point_name: fn(&Game, Point) -> String,
 }
 
 impl Table {
-    /// An empty board of `game`, black to move.
-    pub fn new(game: Game, tuning: impl Into<Tuning>, limits: Limits) -> Table {
+    /// An empty board of `game`, black to move; refused points are named by `point_name`.
+    pub fn new(
+        game: Game,
+        tuning: impl Into<Tuning>,
+        limits: Limits,
+        point_name: fn(&Game, Point) -> String,
+    ) -> Table {
         let tuning = tuning.into();
         Table {
             board: Board::new(game),
@@ -136,7 +141,7 @@ impl Table {
             tuning,
             limits,
             game_clock: limits.clock,
-            point_name: |_, p| p.to_string(),
+            point_name,
         }
     }
 

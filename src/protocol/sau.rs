@@ -34,9 +34,10 @@ impl Sau {
     /// A session of `game` (Connect6 on the platform; any game with one letter per coordinate
     /// and at most two stones a move), `limits` per move.
     pub fn new(game: Game, params: impl Into<Tuning>, limits: Limits) -> Sau {
-        let mut table = Table::new(game, params, limits);
-        table.point_name = letter_name;
-        Sau { table, me: None }
+        Sau {
+            table: Table::new(game, params, limits, letter_name),
+            me: None,
+        }
     }
 
     /// The stones of `text`: letter pairs, the last of which may be `@@`.
