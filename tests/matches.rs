@@ -239,27 +239,24 @@ fn game_clocks_are_kept_and_run_out() {
 fn the_bundled_five_stone_openings_are_distinct_and_legal() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/five-openings.txt");
     let text = std::fs::read_to_string(path).unwrap();
-    let lines: Vec<&str> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .collect();
-    assert_eq!(lines.len(), 100);
+    // Read as `--openings` reads the file.
+    let openings = cpbim::matches::openings::from_text(&text, &Game::RENJU).expect("openings");
+    assert_eq!(openings.len(), 100);
     let mut seen = std::collections::HashSet::new();
-    for line in &lines {
-        let pos = cpbim::parse_position(line, Game::RENJU).expect("an opening");
-        assert_eq!(pos.stones().len(), 5, "{line}");
-        assert!(seen.insert(pos.stones().to_vec()), "{line} twice");
-        assert_black_stones_allowed(pos.stones(), line);
+    for o in &openings {
+        let pos = cpbim::Position::from_stones(Game::RENJU, &o.stones).expect("an opening");
+        assert_eq!(o.stones.len(), 5, "{}", o.name);
+        assert!(seen.insert(o.stones.clone()), "{} twice", o.name);
+        assert_black_stones_allowed(&o.stones, &o.name);
         let black = pos.board().find_win_of(cpbim::Color::Black);
-        assert!(black.is_none(), "{line}");
+        assert!(black.is_none(), "{}", o.name);
     }
     let dir = scratch("five-openings");
     let (s, err) = renju_self_match(&dir, &["--openings", path, "--games", "2"]);
     assert_eq!(s["games"], 2, "{s}{err}");
-    let first = cpbim::parse_position(lines[0], Game::RENJU).unwrap();
     for i in 1..=2 {
         let record = renju_record(&dir, i);
-        assert_eq!(&record.stones()[..5], first.stones(), "game {i}");
+        assert_eq!(&record.stones()[..5], &openings[0].stones[..], "game {i}");
         assert_black_stones_allowed(record.stones(), &format!("game {i}"));
     }
 }
