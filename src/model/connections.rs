@@ -487,30 +487,32 @@ fn place<S: TypeSource, const K: u32, const G: usize>(
             break;
         }
     }
+    // The opponent's connection through `i` (if any) splits into what lies left and right of
+    // it, written over the slots in place (a copy of the whole array built beside them cost
+    // a stall on every stone), the connections after it moved up or down behind the parts.
     let o = 1 - c;
+    let Some(j) = st.conns[o].iter().position(|cn| cn.contains(i)) else {
+        return;
+    };
     let old = st.conns[o];
-    if old.iter().any(|cn| cn.contains(i)) {
-        let mut new = [Conn::default(); G];
-        let mut n = 0;
-        for cn in old.iter().filter(|cn| cn.len > 0) {
-            if !cn.contains(i) {
-                new[n] = *cn;
-                n += 1;
-                continue;
-            }
-            let (from, len, rel) = (cn.from as u32, cn.len as u32, i - cn.from as u32);
-            if rel >= K {
-                new[n] = derive::<S, K>(src, o, from, rel, cn.f & ((1u32 << rel) - 1));
-                n += 1;
-            }
-            let right = len - rel - 1;
-            if right >= K {
-                new[n] = derive::<S, K>(src, o, i + 1, right, cn.f >> (rel + 1));
-                n += 1;
-            }
-        }
-        st.conns[o] = new;
+    let cn = old[j];
+    let (from, len, rel) = (cn.from as u32, cn.len as u32, i - cn.from as u32);
+    let right = len - rel - 1;
+    let conns = &mut st.conns[o];
+    let mut n = j;
+    if rel >= K {
+        conns[n] = derive::<S, K>(src, o, from, rel, cn.f & ((1u32 << rel) - 1));
+        n += 1;
     }
+    if right >= K {
+        conns[n] = derive::<S, K>(src, o, i + 1, right, cn.f >> (rel + 1));
+        n += 1;
+    }
+    for next in old[j + 1..].iter().take_while(|cn| cn.len > 0) {
+        conns[n] = *next;
+        n += 1;
+    }
+    conns[n..].fill(Conn::default());
 }
 
 /// The connection-based position: every line's state and, per colour, the set of lines holding
