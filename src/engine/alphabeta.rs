@@ -1,45 +1,29 @@
 //! The alpha-beta over whole moves: negamax with a transposition table, the leaves valued
 //! by a small threat search and [`Params::evaluate`]. One [`Searcher`] per thread, each with
-//! its table and its leaf search; the root's moves after the first are shared out among them.
+//! its leaf search, all with one [`Table`]; the root's moves after the first are shared out
+//! among them.
 
 use super::eval::{Params, WIN};
 use super::moves::{self, Moves};
+use super::table::{Bound, Entry, Table};
 use crate::geom::{Color, Point};
 use crate::model::Model;
 use crate::search::{Config, Outcome, Solver};
-use fxhash::FxHashMap;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-#[derive(Clone, Copy)]
-enum Bound {
-    Exact,
-    Lower,
-    Upper,
-}
-
-#[derive(Clone)]
-struct Entry {
-    depth: u32,
-    score: i32,
-    bound: Bound,
-    best: Vec<Point>,
-}
-
 /// The search was stopped by the clock.
 pub struct OutOfTime;
-
-/// Entries kept before the table is cleared.
-const TT_LIMIT: usize = 1 << 20;
 
 /// A root move's result: its index, score and line.
 pub type Scored = (usize, i32, Vec<Vec<Point>>);
 
-/// One thread's alpha-beta: its transposition table (kept between moves) and leaf search.
+/// One thread's alpha-beta: its leaf search, and the transposition table it shares with the
+/// other threads (kept between moves).
 pub struct Searcher<M: Model> {
     params: Params,
-    tt: FxHashMap<u64, Entry>,
+    tt: Arc<Table>,
     /// The small threat search of the leaves.
     leaf: Solver<M>,
     /// Nodes since the last [`Searcher::start`].
@@ -49,8 +33,8 @@ pub struct Searcher<M: Model> {
 }
 
 impl<M: Model> Searcher<M> {
-    /// A searcher weighing by `params`, ending when `stop` is set.
-    pub fn new(params: Params, stop: Arc<AtomicBool>) -> Self {
+    /// A searcher weighing by `params`, storing into `tt`, ending when `stop` is set.
+    pub fn new(params: Params, tt: Arc<Table>, stop: Arc<AtomicBool>) -> Self {
         let leaf = Solver::new(Config {
             depth: params.leaf_depth,
             max_nodes: Some(params.leaf_nodes),
@@ -59,7 +43,7 @@ impl<M: Model> Searcher<M> {
         });
         Searcher {
             params,
-            tt: FxHashMap::default(),
+            tt,
             leaf,
             nodes: 0,
             deadline: None,
@@ -67,13 +51,10 @@ impl<M: Model> Searcher<M> {
         }
     }
 
-    /// Start a move's search: no nodes yet, end at `deadline`; a full table is cleared.
+    /// Start a move's search: no nodes yet, end at `deadline`.
     pub fn start(&mut self, deadline: Option<Instant>) {
         self.nodes = 0;
         self.deadline = deadline;
-        if self.tt.len() > TT_LIMIT {
-            self.tt.clear();
-        }
     }
 
     /// The score (for `side`) and line of root move `mv` searched `depth` whole moves deep,
@@ -154,7 +135,7 @@ impl<M: Model> Searcher<M> {
         }
         let key = m.zobrist() ^ (side.index() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let mut tt_move = None;
-        if let Some(e) = self.tt.get(&key) {
+        if let Some(e) = self.tt.get(key) {
             if e.depth >= depth {
                 let cut = match e.bound {
                     Bound::Exact => true,
@@ -162,10 +143,10 @@ impl<M: Model> Searcher<M> {
                     Bound::Upper => e.score <= alpha,
                 };
                 if cut {
-                    return Ok((e.score, vec![e.best.clone()]));
+                    return Ok((e.score, vec![e.best_stones()]));
                 }
             }
-            tt_move = Some(e.best.clone());
+            tt_move = Some(e.best_stones());
         }
         let p = m.game().p();
         let lost = Ok((-WIN + ply as i32 + 1, Vec::new()));
@@ -212,13 +193,14 @@ impl<M: Model> Searcher<M> {
             Bound::Exact
         };
         if let Some(first) = best.1.first() {
-            self.tt.insert(
+            let stone = |i: usize| first.get(i).copied();
+            self.tt.put(
                 key,
-                Entry {
+                &Entry {
                     depth,
                     score: best.0,
                     bound,
-                    best: first.clone(),
+                    best: [stone(0), stone(1)],
                 },
             );
         }

@@ -13,6 +13,7 @@ pub mod moves;
 pub mod player;
 pub mod seed000;
 pub mod seed004;
+mod table;
 
 pub use clock::Clock;
 pub use eval::{Params, Tuning};
@@ -29,6 +30,10 @@ use moves::Moves;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use table::Table;
+
+/// The alpha-beta's table: 2^20 slots of 16 bytes (16 MiB), shared by its threads.
+const TT_BITS: u32 = 20;
 
 /// How long the engine may think. Without a time or a clock, the depth bounds the search (and
 /// the result is the same on every run).
@@ -110,6 +115,8 @@ pub struct Engine<M: Model> {
     pool: Vec<Solver<M>>,
     /// The alpha-beta, one per thread.
     searchers: Vec<Searcher<M>>,
+    /// Their transposition table.
+    table: Arc<Table>,
     nodes: u64,
     /// Set from outside ([`Engine::choose_until`]): every search ends with what it has.
     stop: Arc<AtomicBool>,
@@ -124,14 +131,16 @@ impl<M: Model> Engine<M> {
             ..Config::default()
         });
         let stop = Arc::new(AtomicBool::new(false));
+        let table = Arc::new(Table::new(TT_BITS));
         let searchers = (0..params.threads.max(1))
-            .map(|_| Searcher::new(params.clone(), Arc::clone(&stop)))
+            .map(|_| Searcher::new(params.clone(), Arc::clone(&table), Arc::clone(&stop)))
             .collect();
         Engine {
             params,
             threat,
             pool: Vec::new(),
             searchers,
+            table,
             nodes: 0,
             stop,
         }
@@ -176,6 +185,7 @@ impl<M: Model> Engine<M> {
         self.nodes = 0;
         // Keep a margin for the answer itself.
         let deadline = limits.time.map(|t| start + t.mul_f64(0.9));
+        self.table.new_generation();
         for s in &mut self.searchers {
             s.start(deadline);
         }
