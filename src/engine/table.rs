@@ -123,8 +123,12 @@ impl Table {
     }
 
     /// Store `entry` for `key`: over the slot of the same key in its bucket, else over the
-    /// slot of an older generation or, both current, of the shallower search.
+    /// slot of an older generation or, both current, of the shallower search. A score beyond
+    /// ±2^21 (weights of a parameter file can make one) is not stored.
     pub fn put(&self, key: u64, entry: &Entry) {
+        if i64::from(entry.score).abs() >= SCORE_OFFSET {
+            return;
+        }
         let generation = self.generation.load(Ordering::Relaxed);
         let b = self.bucket(key);
         let slots = [self.read(b), self.read(b + 1)];
@@ -193,6 +197,11 @@ mod tests {
             (t.get(a), t.get(b), t.get(c)),
             (Some(e(5)), None, Some(e(3)))
         );
+        // A score the word cannot hold is not stored.
+        t.put(0x500, &entry(9, 1 << 21, Bound::Exact, &[1]));
+        t.put(0x600, &entry(9, -(1 << 21), Bound::Exact, &[1]));
+        assert_eq!((t.get(0x500), t.get(0x600)), (None, None));
+        assert_eq!((t.get(a), t.get(c)), (Some(e(5)), Some(e(3))));
         // The same key is overwritten in place, whatever its depth.
         t.put(a, &e(1));
         assert_eq!(t.get(a), Some(e(1)));
