@@ -65,7 +65,7 @@ fn unpack(data: u64) -> Entry {
         i => Point::from_index(i as usize - 1),
     };
     Entry {
-        depth: field(DEPTH_SHIFT, 8) as u32,
+        depth: depth_of(data),
         bound: match field(BOUND_SHIFT, 2) {
             0 => Bound::Exact,
             1 => Bound::Lower,
@@ -78,6 +78,10 @@ fn unpack(data: u64) -> Entry {
 
 fn generation_of(data: u64) -> u8 {
     (data >> GEN_SHIFT) as u8
+}
+
+fn depth_of(data: u64) -> u32 {
+    ((data >> DEPTH_SHIFT) & 0xff) as u32
 }
 
 /// The shared table.
@@ -137,7 +141,7 @@ impl Table {
             None => {
                 let worth = |(_, d): (u64, u64)| {
                     let current = d != 0 && generation_of(d) == generation;
-                    (current, unpack(d).depth)
+                    (current, depth_of(d))
                 };
                 usize::from(worth(slots[1]) < worth(slots[0]))
             }
