@@ -166,6 +166,39 @@ fn two_threads_find_the_value_one_thread_finds() {
     }
 }
 
+/// The opponent's replies inside the alpha-beta are `reply_pairs` wide: as wide as `pairs`,
+/// the engine is the one with a single width (same move, value and nodes); narrower, the same
+/// depth searches fewer nodes and the move is still legal.
+#[test]
+fn the_replies_have_their_own_width() {
+    let with = |reply_pairs| Params {
+        reply_pairs,
+        ..Params::default()
+    };
+    let (mut wide_nodes, mut narrow_nodes, mut searched) = (0, 0, 0);
+    // Quiet middle games from matches against Cloudict (21 stones, white to move).
+    for stones in [
+        "j10 j8 k12 i9 k9 i11 k11 l9 l11 j9 l12 l8 j12 m7 l6 o9 m10 j7 j6 j5 n9",
+        "j10 i9 g11 h10 i10 g9 g10 g8 h9 h11 j11 i11 g13 h12 i12 f7 f9 d5 j13 l15 k10",
+    ] {
+        let pos = &cpbim::parse_position(stones, Game::CONNECT6).unwrap();
+        let run = |p: Params| Engine::<Cpbim>::new(p).choose(pos, Limits::depth(3));
+        let single = run(with(0));
+        let same = run(with(Params::default().pairs));
+        assert_eq!(
+            (&single.stones, single.eval, single.nodes),
+            (&same.stones, same.eval, same.nodes)
+        );
+        let narrow = run(with(4));
+        assert_legal(pos, &narrow.stones);
+        wide_nodes += single.nodes;
+        narrow_nodes += narrow.nodes;
+        searched += usize::from(single.depth == 3);
+    }
+    assert!(searched > 0, "no position reached the alpha-beta");
+    assert!(narrow_nodes < wide_nodes, "{narrow_nodes} {wide_nodes}");
+}
+
 /// Gomoku and Renju through the same code: legal single stones, Renju's black never on a
 /// forbidden point, on positions of random play.
 #[test]

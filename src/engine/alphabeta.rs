@@ -23,6 +23,10 @@ pub type Scored = (usize, i32, Vec<Vec<Point>>);
 /// other threads (kept between moves).
 pub struct Searcher<M: Model> {
     params: Params,
+    /// `params` with `pairs` set to `reply_pairs`: for the opponent's moves.
+    replies: Params,
+    /// The side whose move is being chosen.
+    chooser: Color,
     tt: Arc<Table>,
     /// The small threat search of the leaves.
     leaf: Solver<M>,
@@ -41,8 +45,18 @@ impl<M: Model> Searcher<M> {
             tt_entries: 1 << 14,
             ..Config::default()
         });
+        let replies = Params {
+            pairs: if params.reply_pairs == 0 {
+                params.pairs
+            } else {
+                params.reply_pairs
+            },
+            ..params.clone()
+        };
         Searcher {
             params,
+            replies,
+            chooser: Color::Black,
             tt,
             leaf,
             nodes: 0,
@@ -67,6 +81,7 @@ impl<M: Model> Searcher<M> {
         depth: u32,
         alpha: i32,
     ) -> Result<(i32, Vec<Vec<Point>>), OutOfTime> {
+        self.chooser = side;
         let (score, mut line) = self.after(m, side, mv, depth, 0, alpha, WIN + 1)?;
         line.insert(0, mv.stones.clone());
         Ok((score, line))
@@ -161,7 +176,12 @@ impl<M: Model> Searcher<M> {
         if depth == 0 && !forced {
             return Ok((self.leaf_value(m, side, ply), Vec::new()));
         }
-        let mut list = match moves::generate(m, side, p, &self.params) {
+        let params = if side == self.chooser {
+            &self.params
+        } else {
+            &self.replies
+        };
+        let mut list = match moves::generate(m, side, p, params) {
             Moves::Lost => return lost,
             Moves::Some(list) => list,
         };

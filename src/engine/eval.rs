@@ -34,6 +34,10 @@ pub struct Params {
     pub width: usize,
     /// Moves of two stones kept per node, best pairs by value first.
     pub pairs: usize,
+    /// Moves of two stones kept at the alpha-beta's nodes where the opponent of the side
+    /// choosing the move is to move (0: `pairs`): its replies, which refute the side's
+    /// moves only when they are among them.
+    pub reply_pairs: usize,
     /// Second stones tried with each of the `width` best points in a quiet position, valued
     /// with the first stone on the board (0: every pair of the `width` best points, valued
     /// one by one).
@@ -145,6 +149,7 @@ impl Params {
             defence: [0, 3, 2, 6, 14, 12, 26, 50, 70, 150, 350, 9_000],
             width: 12,
             pairs: 24,
+            reply_pairs: 0,
             partners: 4,
             win_depth: 36,
             threat_depth: 24,
