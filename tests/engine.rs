@@ -199,6 +199,36 @@ fn the_replies_have_their_own_width() {
     assert!(narrow_nodes < wide_nodes, "{narrow_nodes} {wide_nodes}");
 }
 
+/// `late_moves`: null windows for the moves after the first leave the value of a search of
+/// fixed depth as it was (the same tree, only cut sooner); reducing the later moves of quiet
+/// nodes by one whole move searches fewer nodes at depth 4 (at depth 3 the re-searches of
+/// the moves a reduced probe could not refute cost about what the reductions save), and the
+/// move is still legal.
+#[test]
+fn late_moves_are_probed_first() {
+    let with = |late_moves| Params {
+        late_moves,
+        ..Params::default()
+    };
+    let (mut whole_nodes, mut reduced_nodes) = (0, 0);
+    for stones in [
+        "j10 j8 k12 i9 k9 i11 k11 l9 l11 j9 l12 l8 j12 m7 l6 o9 m10 j7 j6 j5 n9",
+        "j10 i9 g11 h10 i10 g9 g10 g8 h9 h11 j11 i11 g13 h12 i12 f7 f9 d5 j13 l15 k10",
+    ] {
+        let pos = &cpbim::parse_position(stones, Game::CONNECT6).unwrap();
+        let run = |p: Params| Engine::<Cpbim>::new(p).choose(pos, Limits::depth(4));
+        let plain = run(with(0));
+        assert_eq!(plain.depth, 4, "the alpha-beta ran");
+        let windows = run(with(usize::MAX));
+        assert_eq!(windows.eval, plain.eval, "{stones}");
+        let reduced = run(with(4));
+        assert_legal(pos, &reduced.stones);
+        whole_nodes += plain.nodes;
+        reduced_nodes += reduced.nodes;
+    }
+    assert!(reduced_nodes < whole_nodes, "{reduced_nodes} {whole_nodes}");
+}
+
 /// Gomoku and Renju through the same code: legal single stones, Renju's black never on a
 /// forbidden point, on positions of random play.
 #[test]

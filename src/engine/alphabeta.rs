@@ -82,7 +82,8 @@ impl<M: Model> Searcher<M> {
         alpha: i32,
     ) -> Result<(i32, Vec<Vec<Point>>), OutOfTime> {
         self.chooser = side;
-        let (score, mut line) = self.after(m, side, mv, depth, 0, alpha, WIN + 1)?;
+        let later = alpha > -WIN - 1;
+        let (score, mut line) = self.probed(m, side, mv, later, false, depth, 0, alpha, WIN + 1)?;
         line.insert(0, mv.stones.clone());
         Ok((score, line))
     }
@@ -111,6 +112,34 @@ impl<M: Model> Searcher<M> {
         }
         let (score, line) = r?;
         Ok((-score, line))
+    }
+
+    /// [`Searcher::after`], with `late_moves` set first probed: a move after its node's first
+    /// (`later`) with a null window, a `late` one of a quiet node (no live window to answer)
+    /// also one whole move shallower; searched again whole only when the probe beats `alpha`.
+    #[allow(clippy::too_many_arguments)]
+    fn probed(
+        &mut self,
+        m: &mut M,
+        side: Color,
+        mv: &moves::Move,
+        later: bool,
+        late: bool,
+        depth: u32,
+        ply: u32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<(i32, Vec<Vec<Point>>), OutOfTime> {
+        if self.params.late_moves == 0 || !later {
+            return self.after(m, side, mv, depth, ply, alpha, beta);
+        }
+        let reduced = late && depth >= 2;
+        let probe_depth = if reduced { depth - 1 } else { depth };
+        let probe = self.after(m, side, mv, probe_depth, ply, alpha, alpha + 1)?;
+        if probe.0 <= alpha || (!reduced && probe.0 >= beta) {
+            return Ok(probe);
+        }
+        self.after(m, side, mv, depth, ply, alpha, beta)
     }
 
     /// The value of a leaf for `side` to move: a win when its small threat search finds one,
@@ -194,8 +223,10 @@ impl<M: Model> Searcher<M> {
         let reach = if forced { depth + 1 } else { depth };
         let alpha0 = alpha;
         let mut best = (-WIN - 1, Vec::new());
-        for mv in &list {
-            let (score, mut line) = self.after(m, side, mv, reach, ply, alpha, beta)?;
+        for (i, mv) in list.iter().enumerate() {
+            let late = threats == 0 && i >= self.params.late_moves;
+            let (score, mut line) =
+                self.probed(m, side, mv, i > 0, late, reach, ply, alpha, beta)?;
             if score > best.0 {
                 line.insert(0, mv.stones.clone());
                 best = (score, line);

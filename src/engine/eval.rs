@@ -38,6 +38,10 @@ pub struct Params {
     /// choosing the move is to move (0: `pairs`): its replies, which refute the side's
     /// moves only when they are among them.
     pub reply_pairs: usize,
+    /// Moves searched whole at each alpha-beta node before the later ones are searched first
+    /// with a null window one whole move shallower, and again whole only when they beat the
+    /// best so far (0: every move searched whole, with the full window).
+    pub late_moves: usize,
     /// Second stones tried with each of the `width` best points in a quiet position, valued
     /// with the first stone on the board (0: every pair of the `width` best points, valued
     /// one by one).
@@ -150,6 +154,7 @@ impl Params {
             width: 12,
             pairs: 24,
             reply_pairs: 0,
+            late_moves: 0,
             partners: 4,
             win_depth: 36,
             threat_depth: 24,
