@@ -38,9 +38,10 @@ pub struct Params {
     /// choosing the move is to move (0: `pairs`): its replies, which refute the side's
     /// moves only when they are among them.
     pub reply_pairs: usize,
-    /// Moves searched whole at each alpha-beta node before the later ones are searched first
-    /// with a null window one whole move shallower, and again whole only when they beat the
-    /// best so far (0: every move searched whole, with the full window).
+    /// With it above 0, the moves after each alpha-beta node's first are probed with a null
+    /// window, those after its first `late_moves` one whole move shallower where no live
+    /// window is to be answered, and searched again whole only when the probe beats the best
+    /// so far (0: every move searched whole, with the full window).
     pub late_moves: usize,
     /// Second stones tried with each of the `width` best points in a quiet position, valued
     /// with the first stone on the board (0: every pair of the `width` best points, valued
