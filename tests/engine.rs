@@ -166,6 +166,12 @@ fn two_threads_find_the_value_one_thread_finds() {
     }
 }
 
+/// Quiet middle games from matches against Cloudict (21 stones, white to move).
+const QUIET_MIDDLE_GAMES: [&str; 2] = [
+    "j10 j8 k12 i9 k9 i11 k11 l9 l11 j9 l12 l8 j12 m7 l6 o9 m10 j7 j6 j5 n9",
+    "j10 i9 g11 h10 i10 g9 g10 g8 h9 h11 j11 i11 g13 h12 i12 f7 f9 d5 j13 l15 k10",
+];
+
 /// The opponent's replies inside the alpha-beta are `reply_pairs` wide: as wide as `pairs`,
 /// the engine is the one with a single width (same move, value and nodes); narrower, the same
 /// depth searches fewer nodes and the move is still legal.
@@ -176,11 +182,7 @@ fn the_replies_have_their_own_width() {
         ..Params::default()
     };
     let (mut wide_nodes, mut narrow_nodes, mut searched) = (0, 0, 0);
-    // Quiet middle games from matches against Cloudict (21 stones, white to move).
-    for stones in [
-        "j10 j8 k12 i9 k9 i11 k11 l9 l11 j9 l12 l8 j12 m7 l6 o9 m10 j7 j6 j5 n9",
-        "j10 i9 g11 h10 i10 g9 g10 g8 h9 h11 j11 i11 g13 h12 i12 f7 f9 d5 j13 l15 k10",
-    ] {
+    for stones in QUIET_MIDDLE_GAMES {
         let pos = &cpbim::parse_position(stones, Game::CONNECT6).unwrap();
         let run = |p: Params| Engine::<Cpbim>::new(p).choose(pos, Limits::depth(3));
         let single = run(with(0));
@@ -211,10 +213,7 @@ fn late_moves_are_probed_first() {
         ..Params::default()
     };
     let (mut whole_nodes, mut reduced_nodes) = (0, 0);
-    for stones in [
-        "j10 j8 k12 i9 k9 i11 k11 l9 l11 j9 l12 l8 j12 m7 l6 o9 m10 j7 j6 j5 n9",
-        "j10 i9 g11 h10 i10 g9 g10 g8 h9 h11 j11 i11 g13 h12 i12 f7 f9 d5 j13 l15 k10",
-    ] {
+    for stones in QUIET_MIDDLE_GAMES {
         let pos = &cpbim::parse_position(stones, Game::CONNECT6).unwrap();
         let run = |p: Params| Engine::<Cpbim>::new(p).choose(pos, Limits::depth(4));
         let plain = run(with(0));
