@@ -212,8 +212,8 @@ fn game_clocks_are_kept_and_run_out() {
         "--game", "gomoku", "--engine", &five, "--engine", &five, "--games", "2", "--tc", "3+0.05",
     ]);
     assert_eq!(s["adjudications"]["time"], 0, "{err}");
-    // An engine that thinks 0.45 s a move, whatever its clock, has used up a 1-second clock
-    // by its third move.
+    // An engine that thinks 0.45 s a move, whatever its clock, has used up a 0.6-second clock
+    // by its second whole move of thought (before a quick win can end the game).
     let good = format!("{BIN} engine --protocol cloudict --depth 1");
     let (s, _) = run_match(&[
         "--engine",
@@ -223,7 +223,7 @@ fn game_clocks_are_kept_and_run_out() {
         "--games",
         "2",
         "--tc",
-        "1+0",
+        "0.6+0",
     ]);
     assert_eq!(
         (s["losses"].as_u64(), s["adjudications"]["time"].as_u64()),

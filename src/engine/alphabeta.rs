@@ -142,9 +142,10 @@ impl<M: Model> Searcher<M> {
         self.after(m, side, mv, depth, ply, alpha, beta)
     }
 
-    /// The value of a leaf for `side` to move: a win when its small threat search finds one,
-    /// else the valuation.
-    fn leaf_value(&mut self, m: &M, side: Color, ply: u32) -> i32 {
+    /// The value of a leaf for `side` to move, facing `threats` (the stones its opponent's
+    /// live windows cost it): a win when its small threat search finds one, else the
+    /// valuation.
+    fn leaf_value(&mut self, m: &M, side: Color, threats: usize, ply: u32) -> i32 {
         if self.params.leaf_depth > 0 {
             let (outcome, depth, nodes) = self.leaf.wins_within(m.board(), side, &self.stop);
             self.nodes += nodes;
@@ -152,7 +153,7 @@ impl<M: Model> Searcher<M> {
                 return WIN - ply as i32 - depth as i32;
             }
         }
-        self.params.evaluate(m, side)
+        self.params.evaluate(m, side, threats)
     }
 
     /// Negamax with alpha-beta for `side` to move; the score and the principal variation.
@@ -203,7 +204,7 @@ impl<M: Model> Searcher<M> {
         // instead of hiding what comes after it beyond the horizon.
         let forced = p == 1 && threats > 0;
         if depth == 0 && !forced {
-            return Ok((self.leaf_value(m, side, ply), Vec::new()));
+            return Ok((self.leaf_value(m, side, threats, ply), Vec::new()));
         }
         let params = if side == self.chooser {
             &self.params

@@ -25,6 +25,10 @@ pub struct Params {
     pub own: [i32; 12],
     /// Worth of one connection of the opponent, per type code (subtracted).
     pub opponent: [i32; 12],
+    /// Valuations by the stones the side to move must spend on the opponent's live windows
+    /// (its cover number: 0, 1, 2, …; the last set for any more): who has the tempo changes
+    /// what each connection is worth (empty: `own` and `opponent` whatever the threats).
+    pub tempo: Vec<Valuation>,
     /// Ordering value of an empty point per directional point type, for the mover's stone.
     pub attack: [i32; 12],
     /// Ordering value of an empty point per directional point type of the opponent (a stone
@@ -62,6 +66,19 @@ pub struct Params {
     /// Threads for the safety checks of the candidate moves (one per candidate at a time);
     /// `--threads` sets it.
     pub threads: usize,
+}
+
+/// One valuation of a position: connections of the side to move and of the opponent worth a
+/// weight by their type code, and a constant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Valuation {
+    /// Worth of one connection of the side to move, per type code.
+    pub own: [i32; 12],
+    /// Worth of one connection of the opponent, per type code (subtracted).
+    pub opponent: [i32; 12],
+    /// Added to every position valued with this set.
+    pub base: i32,
 }
 
 /// The engine's parameters for whichever game a session plays: one set for the games of two
@@ -129,15 +146,32 @@ impl Params {
     /// The built-in set of Connect6 and the other games of two stones a move. The point
     /// weights (`attack`, `defence`) and `width`, `partners` were fitted so that the generated
     /// moves hold the moves a stronger program chose, the valuation (`own`, `opponent`, `O` to
-    /// `L5`) by a logistic regression of who won on the type counts of positions from real
-    /// games; `DW` and the searches' depths are set by hand (`docs/engine.md`, "Fitted
-    /// weights").
+    /// `L5`, and one set per stones owed in `tempo`, which the leaves use) by logistic
+    /// regressions of who won on the type counts of positions from real games; `DW` and the
+    /// searches' depths are set by hand (`docs/engine.md`, "Fitted weights").
     pub fn connect6() -> Params {
         Params {
             own: [0, 6, 3, 6, 8, 52, 55, 78, 24, 121, 2_000, 0],
             opponent: [0, 2, 2, 3, 4, 15, 16, 39, 20, 45, 5_000, 0],
             attack: [0, 9, 10, 10, 20, 34, 35, 179, 20, 161, 400, 10_000],
             defence: [0, 2, 3, 4, 13, 17, 17, 25, 0, 6, 350, 9_000],
+            tempo: vec![
+                Valuation {
+                    own: [0, 11, 3, 13, 29, 0, 0, 0, 0, 0, 0, 0],
+                    opponent: [0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 5_000, 0],
+                    base: -1,
+                },
+                Valuation {
+                    own: [0, 6, 4, 8, 22, 0, 0, 0, 0, 0, 0, 0],
+                    opponent: [0, 6, 3, 7, 9, -1, 0, 0, 0, 0, 5_000, 0],
+                    base: 0,
+                },
+                Valuation {
+                    own: [0, 0, 4, 5, 6, 0, 0, 0, 0, 0, 0, 0],
+                    opponent: [0, 14, 5, 16, 29, -4, -1, -2, 1, 6, 5_000, 0],
+                    base: -2,
+                },
+            ],
             width: 20,
             partners: 8,
             ..Params::five()
@@ -152,6 +186,7 @@ impl Params {
             opponent: [0, 8, 5, 16, 40, 30, 60, 150, 160, 400, 5_000, 0],
             attack: [0, 4, 3, 8, 16, 14, 30, 60, 80, 160, 400, 10_000],
             defence: [0, 3, 2, 6, 14, 12, 26, 50, 70, 150, 350, 9_000],
+            tempo: Vec::new(),
             width: 12,
             pairs: 24,
             reply_pairs: 0,
@@ -202,14 +237,18 @@ impl Params {
         Ok(())
     }
 
-    /// The value of the position for `side`, who moves next.
-    pub fn evaluate<M: Model>(&self, m: &M, side: Color) -> i32 {
+    /// The value of the position for `side`, who moves next and must spend `threats` stones
+    /// on the opponent's live windows.
+    pub fn evaluate<M: Model>(&self, m: &M, side: Color, threats: usize) -> i32 {
         let mine = m.type_counts(side);
         let theirs = m.type_counts(side.opponent());
         let weigh = |w: &[i32; 12], n: &[u16; 12]| -> i32 {
             w.iter().zip(n).map(|(&w, &n)| w * i32::from(n)).sum()
         };
-        weigh(&self.own, &mine) - weigh(&self.opponent, &theirs)
+        match self.tempo.get(threats).or(self.tempo.last()) {
+            Some(v) => v.base + weigh(&v.own, &mine) - weigh(&v.opponent, &theirs),
+            None => weigh(&self.own, &mine) - weigh(&self.opponent, &theirs),
+        }
     }
 
     /// The ordering value of the empty point `p` for `side`'s stone: what it builds for `side`
@@ -277,10 +316,14 @@ mod tests {
     fn the_empty_board_is_even_and_a_stone_is_worth_something() {
         let p = Params::default();
         let empty = Cpbim::from_board(&Board::new(Game::CONNECT6));
-        assert_eq!(p.evaluate(&empty, Color::Black), 0);
+        assert_eq!(
+            p.evaluate(&empty, Color::Black, 0),
+            p.evaluate(&empty, Color::White, 0)
+        );
+        assert_eq!(Params::five().evaluate(&empty, Color::Black, 0), 0);
         // Black J10, white K11 L11: white (to move? no, black) has more connections of worth.
         let m = model("J10 K11 L11");
-        assert!(p.evaluate(&m, Color::White) > p.evaluate(&m, Color::Black));
+        assert!(p.evaluate(&m, Color::White, 0) > p.evaluate(&m, Color::Black, 0));
     }
 
     #[test]
@@ -290,5 +333,42 @@ mod tests {
         let near = p.point_value(&m, Game::CONNECT6.parse_point("J13").unwrap(), Color::Black);
         let far = p.point_value(&m, Game::CONNECT6.parse_point("A1").unwrap(), Color::Black);
         assert!(near > far, "{near} {far}");
+    }
+
+    #[test]
+    fn tempo_sets_are_chosen_by_the_stones_the_mover_owes() {
+        let p = Params {
+            tempo: Vec::new(),
+            ..Params::default()
+        };
+        let m = model("J10 K11 L11 J11 J12");
+        let plain = Valuation {
+            own: p.own,
+            opponent: p.opponent,
+            base: 0,
+        };
+        let mut t = p.clone();
+        t.tempo = vec![
+            plain.clone(),
+            Valuation {
+                base: 100,
+                ..plain.clone()
+            },
+        ];
+        for side in [Color::Black, Color::White] {
+            let v = p.evaluate(&m, side, 0);
+            assert_eq!(
+                p.evaluate(&m, side, 2),
+                v,
+                "no sets: threats change nothing"
+            );
+            assert_eq!(t.evaluate(&m, side, 0), v);
+            assert_eq!(t.evaluate(&m, side, 1), v + 100);
+            // More threats than sets: the last set.
+            assert_eq!(t.evaluate(&m, side, 2), v + 100);
+        }
+        let text = serde_json::to_string(&t).unwrap();
+        assert_eq!(Params::from_json(&text).unwrap(), t);
+        assert!(Params::from_json("{\"tempo\": [{\"own\": [0]}]}").is_err());
     }
 }
