@@ -245,10 +245,11 @@ impl Params {
         let weigh = |w: &[i32; 12], n: &[u16; 12]| -> i32 {
             w.iter().zip(n).map(|(&w, &n)| w * i32::from(n)).sum()
         };
-        match self.tempo.get(threats).or(self.tempo.last()) {
-            Some(v) => v.base + weigh(&v.own, &mine) - weigh(&v.opponent, &theirs),
-            None => weigh(&self.own, &mine) - weigh(&self.opponent, &theirs),
-        }
+        let (own, opponent, base) = match self.tempo.get(threats).or(self.tempo.last()) {
+            Some(v) => (&v.own, &v.opponent, v.base),
+            None => (&self.own, &self.opponent, 0),
+        };
+        base + weigh(own, &mine) - weigh(opponent, &theirs)
     }
 
     /// The ordering value of the empty point `p` for `side`'s stone: what it builds for `side`
