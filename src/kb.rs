@@ -16,6 +16,9 @@ static TI: &[u8; TI_LEN] = include_bytes!(concat!(env!("OUT_DIR"), "/ti.bin"));
 /// Composite class per ordered 4-tuple of point types.
 static COMPOSITE: &[u8; COMPOSITE_TABLE_LEN] =
     include_bytes!(concat!(env!("OUT_DIR"), "/composite.bin"));
+/// The same for the games of one stone a move (`composite-1.bin`).
+static COMPOSITE_1: &[u8; COMPOSITE_TABLE_LEN] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/composite-1.bin"));
 
 /// The `ct.bin` bytes: type code per shape number.
 pub fn ct_bytes() -> &'static [u8; SHAPES] {
@@ -266,14 +269,13 @@ pub fn tables(params: Params, n: u32) -> &'static Tables {
     t
 }
 
-/// The composite table of games of `p` stones per move.
+/// The composite table of games of `p` stones per move (both built in: generating one at run
+/// time took 2 million instructions, more than a whole small VCF search).
 fn composite_of(p: u32) -> &'static [u8] {
-    static P1: std::sync::LazyLock<Vec<u8>> =
-        std::sync::LazyLock::new(|| cpbim_kb::composite_table_for(1));
     if p == 2 {
         COMPOSITE
     } else {
-        &P1
+        COMPOSITE_1
     }
 }
 
@@ -472,5 +474,18 @@ pub fn role(t: ConnType, params: Params) -> String {
         L2 if k > p + 2 => format!("{} stones; two stones make it live", k - p - 2),
         L2 => none,
         O => "anything else".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn built_in_composite_tables_are_the_generators() {
+        assert_eq!(&super::COMPOSITE[..], &cpbim_kb::composite_table_for(2)[..]);
+        assert_eq!(
+            &super::COMPOSITE_1[..],
+            &cpbim_kb::composite_table_for(1)[..]
+        );
+        assert_ne!(super::COMPOSITE[..], super::COMPOSITE_1[..]);
     }
 }
