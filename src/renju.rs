@@ -51,7 +51,7 @@ pub fn applies(game: &Game, c: Color) -> bool {
 /// Why a black stone on the empty point `p` would be forbidden, if it would. `None` for an
 /// occupied point. The rules are applied whatever the board's game.
 pub fn forbidden(board: &Board, p: Point) -> Option<Forbidden> {
-    if !board.is_empty(p) {
+    if !board.is_empty(p) || !may_be_forbidden(board, p) {
         return None;
     }
     Checker {
@@ -59,6 +59,34 @@ pub fn forbidden(board: &Board, p: Point) -> Option<Forbidden> {
         k: board.game().k(),
     }
     .check(p)
+}
+
+/// Can a black stone on the empty point `p` be forbidden at all? A cheap necessary condition,
+/// read from the black stones that could share a row of k with `p` (within k − 1 points of it
+/// along a direction, before a white stone or the edge): a three through `p` needs k − 3 of
+/// them in its direction, so a double three needs two directions with k − 3; a four needs k − 2,
+/// so fours in two directions need two directions with k − 2 ≥ k − 3; two fours in one line
+/// have at least k − 1 black stones besides `p` between them, and an overline k. So unless two
+/// directions have k − 3 or one has k − 1, the stone is not forbidden.
+fn may_be_forbidden(board: &Board, p: Point) -> bool {
+    let game = board.game();
+    let k = game.k();
+    let (mut threes, mut most) = (0, 0);
+    for dir in Dir::ALL {
+        let mut near = 0;
+        for sign in [-1isize, 1] {
+            for steps in 1..k as isize {
+                match game.step(p, dir, sign * steps).map(|q| board.get(q)) {
+                    Some(Some(Color::Black)) => near += 1,
+                    Some(None) => {}
+                    Some(Some(Color::White)) | None => break,
+                }
+            }
+        }
+        threes += usize::from(near + 3 >= k);
+        most = most.max(near);
+    }
+    threes >= 2 || most + 1 >= k
 }
 
 /// Is the empty point `p` forbidden to black?
@@ -183,6 +211,9 @@ struct Checker {
 impl Checker {
     /// Why black on the empty point `p` is forbidden, if it is; the board is unchanged after.
     fn check(&mut self, p: Point) -> Option<Forbidden> {
+        if !may_be_forbidden(&self.board, p) {
+            return None;
+        }
         self.board.set(p, Some(Color::Black));
         let verdict = self.verdict(p);
         self.board.set(p, None);
