@@ -8,7 +8,8 @@
 //! rules and the plain board) →
 //! [`notation`] (reading and writing positions) → [`kb`] (the build-time knowledge base) →
 //! [`model`] (the four position models behind one trait) → [`search`] (the double-threat
-//! solver) → [`batch`], [`testsets`], [`bench`] (many positions, the paper's benchmark) and
+//! solver) → [`batch`], [`testsets`], [`problems`], [`bench`] (many positions, published
+//! problems, the benchmarks) and
 //! [`opening`], [`analyze`] (opening names, move-by-move analysis of a line) → [`engine`],
 //! [`protocol`], [`matches`] (playing) → [`server`] (the analysis board in the browser).
 
@@ -28,6 +29,7 @@ pub mod matches;
 pub mod model;
 pub mod notation;
 pub mod opening;
+pub mod problems;
 pub mod protocol;
 pub mod record;
 pub mod renju;

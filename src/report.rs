@@ -8,15 +8,16 @@ use crate::geom::Point;
 use crate::notation::{self, Format, WriteError};
 use crate::record::{Record, Win};
 use crate::renju;
-use crate::search::Solution;
+use crate::search::{Outcome, Solution};
 use serde_json::{json, Value};
 
-/// The JSON object of a search: `{"result", "depth", "line", "nodes", "time_ms"}`, plus
-/// `"proof"` when the solution carries one.
+/// The JSON object of a search: `{"result", "depth", "minimal", "line", "nodes", "time_ms"}`,
+/// plus `"proof"` when the solution carries one.
 pub fn solution_json(s: &Solution) -> Value {
     let mut v = json!({
         "result": s.outcome.name(),
         "depth": s.depth,
+        "minimal": s.minimal,
         "line": s.line,
         "nodes": s.nodes,
         "time_ms": (s.time.as_secs_f64() * 1e6).round() / 1e3,
@@ -52,7 +53,9 @@ pub fn error_json(message: &str) -> Value {
     json!({ "error": message })
 }
 
-/// One line of text: `win 12  K10 L11 | M12 N13 | …  (1234 nodes, 0.8 ms)`.
+/// One line of text: `win 12  K10 L11 | M12 N13 | …  (1234 nodes, 0.8 ms, shortest)`; the
+/// last word says whether the depth of a win or of `none` is proven the smallest (`shortest`)
+/// or is that of the first one found (`first found`).
 pub fn solution_text(s: &Solution) -> String {
     let line: Vec<String> = s.line.iter().map(|m| points_text(m)).collect();
     let mut out = format!("{} {}", s.outcome.name(), s.depth);
@@ -61,10 +64,15 @@ pub fn solution_text(s: &Solution) -> String {
         out.push_str(&line.join(" | "));
     }
     out.push_str(&format!(
-        "  ({} nodes, {:.3} ms)",
+        "  ({} nodes, {:.3} ms",
         s.nodes,
         s.time.as_secs_f64() * 1e3
     ));
+    match (s.outcome, s.minimal) {
+        (Outcome::Win | Outcome::None, true) => out.push_str(", shortest)"),
+        (Outcome::Win | Outcome::None, false) => out.push_str(", first found)"),
+        _ => out.push(')'),
+    }
     out
 }
 

@@ -94,6 +94,10 @@ fn agree_counting(
         proof: true,
         ..Config::default()
     };
+    let shortest = Config {
+        shortest: true,
+        ..cfg.clone()
+    };
     let (mut compared, mut wins, mut forbidden_mattered) = (0, 0, 0);
     let mut by = std::collections::BTreeMap::new();
     for seed in 0..positions as u64 * 20 {
@@ -121,20 +125,31 @@ fn agree_counting(
             // Renju: a four to complete tells nothing about forbidden points.
             continue;
         }
-        let s = solve_game(&pos, &cfg);
+        // The shortest search gives the reference's result and depth; the first-win search
+        // the same result, no shorter. Both proofs check.
+        let s = solve_game(&pos, &shortest);
         assert_eq!(
             (s.outcome.name(), s.depth),
             (result, d),
             "{game}: {}",
             pos.to_stone_list()
         );
-        if s.outcome == Outcome::Win {
-            wins += 1;
-            let proof = serde_json::to_value(s.proof.as_ref().unwrap()).unwrap();
-            let pd = check_proof(&b, b.to_move(), &proof)
-                .unwrap_or_else(|e| panic!("{game}: bad proof for {pos:?}: {e}\n{proof}"));
-            assert_eq!(pd, s.depth, "{game}: proof depth");
+        let first = solve_game(&pos, &cfg);
+        assert_eq!(first.outcome, s.outcome, "{game}: {}", pos.to_stone_list());
+        assert!(first.depth >= s.depth || first.outcome == Outcome::Nowin);
+        assert!(
+            !first.minimal || first.depth == s.depth,
+            "{game}: minimal, not smallest"
+        );
+        for s in [&s, &first] {
+            if s.outcome == Outcome::Win {
+                let proof = serde_json::to_value(s.proof.as_ref().unwrap()).unwrap();
+                let pd = check_proof(&b, b.to_move(), &proof)
+                    .unwrap_or_else(|e| panic!("{game}: bad proof for {pos:?}: {e}\n{proof}"));
+                assert_eq!(pd, s.depth, "{game}: proof depth");
+            }
         }
+        wins += usize::from(s.outcome == Outcome::Win);
         if b.rules.renju {
             let mut free = b.clone();
             free.rules.renju = false;
@@ -222,11 +237,13 @@ fn position(game: Game, black: &str, white: &str) -> Position {
     Position::from_board(board).unwrap()
 }
 
-/// Solve with proof and check the proof on the plain board; returns the answer.
+/// Solve with proof (the shortest search) and check the proof on the plain board; returns the
+/// answer.
 fn solve_checked(pos: &Position, depth: u32) -> (Outcome, u32) {
     let cfg = Config {
         depth,
         proof: true,
+        shortest: true,
         ..Config::default()
     };
     let s = solve_game(pos, &cfg);

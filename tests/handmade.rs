@@ -50,12 +50,27 @@ fn real(game: u64, back: usize) -> Position {
 /// Solve with a proof, check the proof by brute force, and compare with the reference search
 /// when `reference_budget` is given.
 fn solve_known(pos: &Position, depth: u32, reference_budget: Option<u64>) -> (Solution, Value) {
-    let cfg = Config {
+    let first_cfg = Config {
         depth,
         proof: true,
         ..Config::default()
     };
+    // The known answers are the smallest depths: the shortest search; the first-win search
+    // must reach the same result with a proof that checks, no shorter.
+    let cfg = Config {
+        shortest: true,
+        ..first_cfg.clone()
+    };
     let s = solve::<Cpbim>(pos, &cfg);
+    let first = solve::<Cpbim>(pos, &first_cfg);
+    assert_eq!(first.outcome, s.outcome);
+    assert!(first.depth >= s.depth || first.outcome == Outcome::Nowin);
+    if first.outcome == Outcome::Win {
+        let b = plain(pos);
+        let proof = serde_json::to_value(&first.proof).unwrap();
+        let d = check_proof(&b, b.to_move(), &proof).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(d, first.depth);
+    }
     // Raw, with its own scans and the table-free classifier, must agree exactly.
     let r = solve::<Raw>(pos, &cfg);
     assert_eq!((r.outcome, r.depth, r.nodes), (s.outcome, s.depth, s.nodes));
@@ -211,18 +226,26 @@ fn defences_making_threats(
 
 #[test]
 fn a_defence_that_creates_a_defender_threat() {
-    // Game 10, five moves before its end: after the attack L6 H7, the defence H5 M5 gives
-    // white a live window, and black's next attack must block it while keeping the attack.
+    // Game 10, five moves before its end: a win at depth 8.
     let pos = real(10, 5);
-    let (s, proof) = solve_known(&pos, 12, Some(5_000_000));
+    let (s, _) = solve_known(&pos, 12, Some(5_000_000));
     assert_eq!((s.outcome, s.depth), (Outcome::Win, 8));
-    let b = plain(&pos);
+    // After the attack L6 H7 the defence H5 M5 gives white a live window: black's next attack
+    // must block it while keeping the attack. Both searches find such a one, at depth 4.
+    let mut stones = pos.stones().to_vec();
+    stones.extend(["L6", "H7", "H5", "M5"].map(|x| x.parse::<Point>().unwrap()));
+    let after_pos = Position::from_stones(Game::CONNECT6, &stones).unwrap();
+    let b = plain(&after_pos);
+    let white = b.live(3 - b.to_move());
+    assert!(!white.is_empty(), "H5 M5 makes a white live window");
+    let (s, proof) = solve_known(&after_pos, 12, Some(5_000_000));
+    assert_eq!((s.outcome, s.depth), (Outcome::Win, 4));
+    // The proof seen as the answer to an empty defence, so that its root attack is checked
+    // with the others.
     let mut found = Vec::new();
-    defences_making_threats(&b, b.to_move(), &proof, &mut found);
-    assert!(
-        !found.is_empty(),
-        "the proof has a defence that makes a white threat"
-    );
+    let root = serde_json::json!({"attack": [], "defenses": [{"stones": [], "next": proof}]});
+    defences_making_threats(&b, b.to_move(), &root, &mut found);
+    assert!(!found.is_empty(), "the root answers a white threat");
     for (board, attack) in &found {
         let windows = board.live(3 - b.to_move());
         for w in &windows {

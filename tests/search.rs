@@ -35,6 +35,40 @@ fn plain(pos: &Position) -> Plain {
     Plain::from_stones(&refs)
 }
 
+/// The shortest search of `config`.
+fn shortest(config: &Config) -> Config {
+    Config {
+        shortest: true,
+        ..config.clone()
+    }
+}
+
+/// The default answer `first` agrees with the reference's `(result, depth)`: the same result,
+/// a depth no smaller than the reference's smallest (a win's at most the limit), and exactly it
+/// when the answer says it is the smallest — which Connect6's wins always are (its default
+/// search deepens).
+fn first_agrees(first: &Solution, (result, depth): (&str, u32), limit: u32, name: &str) {
+    assert_eq!(first.outcome.name(), result, "{name}: first-win result");
+    match first.outcome {
+        Outcome::Win => {
+            assert!(
+                (depth..=limit).contains(&first.depth),
+                "{name}: first win at {} (smallest {depth})",
+                first.depth
+            );
+            assert!(first.minimal, "{name}: Connect6's wins are the shortest");
+        }
+        Outcome::None => assert!(first.depth >= depth, "{name}: none {}", first.depth),
+        _ => assert!(!first.minimal, "{name}: {result} is never minimal"),
+    }
+    if first.minimal {
+        assert_eq!(
+            first.depth, depth,
+            "{name}: a minimal depth is the smallest"
+        );
+    }
+}
+
 /// Solve with proof and check it with the brute-force checker.
 fn solve_checked<M: Model>(pos: &Position, config: &Config) -> Solution {
     let cfg = Config {
@@ -69,6 +103,7 @@ fn reference_search_agrees_on_real_positions() {
         depth: limit,
         ..Config::default()
     };
+    let short = shortest(&cfg);
     let results: Vec<Option<(&str, u32)>> = positions
         .par_iter()
         .map(|(_, pos)| reference_solve(&plain(pos), limit, 1_000_000))
@@ -80,12 +115,19 @@ fn reference_search_agrees_on_real_positions() {
             skipped += 1;
             continue;
         };
-        let s = solve_checked::<Cpbim>(pos, &cfg);
+        let s = solve_checked::<Cpbim>(pos, &short);
         assert_eq!(
             (s.outcome.name(), s.depth),
             (result, depth),
             "{name}: {}",
             pos.to_stone_list()
+        );
+        assert!(s.minimal || s.outcome == Outcome::Nowin, "{name}");
+        first_agrees(
+            &solve_checked::<Cpbim>(pos, &cfg),
+            (result, depth),
+            limit,
+            name,
         );
         *by_result.entry((result, depth)).or_insert(0) += 1;
     }
@@ -139,8 +181,9 @@ fn canonical_rule_agrees_with_the_reference() {
         let Some((result, depth)) = reference else {
             continue;
         };
-        let s = solve::<Cpbim>(pos, &cfg);
+        let s = solve::<Cpbim>(pos, &shortest(&cfg));
         assert_eq!((s.outcome.name(), s.depth), (result, depth), "{name}");
+        first_agrees(&solve::<Cpbim>(pos, &cfg), (result, depth), limit, name);
         compared += 1;
     }
     assert!(compared >= 250, "only {compared} positions compared");
@@ -152,8 +195,10 @@ fn the_complete_rule_finds_a_quiet_second_stone() {
     // that prepares the rest; the paper's rule (both stones in R) finds no win at all.
     let line = "J10 I12 J9 J11 I10 H10 K11 H9 K12 G8 L13 I11 H12 G13 I13 K9 J13 L8 L11 K10 L10 N10 J8 K8 J7 K7 M9 J6 O11";
     let pos = cpbim::parse_position(line, Game::CONNECT6).unwrap();
-    let complete = solve_checked::<Cpbim>(&pos, &Config::default());
+    let complete = solve_checked::<Cpbim>(&pos, &shortest(&Config::default()));
     assert_eq!((complete.outcome, complete.depth), (Outcome::Win, 28));
+    let first = solve_checked::<Cpbim>(&pos, &Config::default());
+    assert_eq!((first.outcome, first.depth), (Outcome::Win, 28));
     let first: Vec<String> = complete.line[0].iter().map(Point::to_string).collect();
     assert_eq!(first, ["M8", "I9"]);
     let canonical = solve::<Cpbim>(
@@ -228,10 +273,15 @@ fn result_does_not_depend_on_table_or_ordering() {
         },
     ];
     for (name, pos) in &positions {
-        let s = solve::<Cpbim>(pos, &base);
+        // The shortest search's result and depth, and the first-win search's result, are
+        // facts about the position.
+        let s = solve::<Cpbim>(pos, &shortest(&base));
+        let first = solve::<Cpbim>(pos, &base);
+        assert_eq!(first.outcome, s.outcome, "{name}");
         for v in &variants {
-            let t = solve::<Cpbim>(pos, v);
+            let t = solve::<Cpbim>(pos, &shortest(v));
             assert_eq!((t.outcome, t.depth), (s.outcome, s.depth), "{name}");
+            assert_eq!(solve::<Cpbim>(pos, v).outcome, s.outcome, "{name}");
         }
     }
 }

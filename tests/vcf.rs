@@ -10,134 +10,70 @@
 mod common;
 
 use common::{check_proof, Plain, Rules};
+use cpbim::problems::{parse_problems, Problem, BUILT_IN_VCF};
 use cpbim::search::{Config, Outcome, Solution, Solver};
-use cpbim::{Color, Game, Position, Reading};
+use cpbim::{Color, Game, Position};
 use rayon::prelude::*;
 use std::sync::atomic::AtomicBool;
 
-/// One problem of the file.
-#[derive(Debug)]
-struct Problem {
-    id: String,
-    game: Game,
-    to_move: Color,
-    /// Attacker stones of the known win, the five included; `None` when the source says only
-    /// that a VCF exists.
-    stones: Option<u32>,
-    /// No shorter win exists: the source proves it ("yes (source)"), or the collectors'
-    /// independent exhaustive search found none ("yes (our check)", see SOURCES.md).
-    shortest_proven: bool,
-    /// A shorter win the collectors found and checked (attacker stones).
-    shorter: Option<u32>,
-    /// The line is also a VCF under freestyle rules.
-    freestyle: bool,
-    diagram: String,
-}
-
 fn problems() -> Vec<Problem> {
-    let text = include_str!("data/vcf/problems.txt");
-    let mut out = Vec::new();
-    for block in text.split("\n\n") {
-        let mut keys = std::collections::HashMap::new();
-        let mut notes = String::new();
-        let mut diagram = String::new();
-        for line in block.lines() {
-            if line.starts_with("##") {
-                continue;
-            }
-            if let Some(kv) = line.strip_prefix("# ") {
-                let (k, v) = kv.split_once(": ").expect("a key: value line");
-                if k == "note" {
-                    notes += v;
-                    notes.push('\n');
-                } else {
-                    keys.insert(k.to_string(), v.to_string());
-                }
-            } else {
-                diagram += line;
-                diagram.push('\n');
-            }
-        }
-        let Some(id) = keys.get("id") else { continue };
-        let answer = &keys["answer"];
-        let stones = answer
-            .strip_prefix("win ")
-            .and_then(|n| n.parse::<u32>().ok());
-        assert!(
-            stones.is_some() || answer == "win N?",
-            "{id}: answer {answer:?}"
-        );
-        let minimal = keys.get("minimal").map_or("", String::as_str);
-        let shorter = minimal
-            .strip_prefix("no (our check: ")
-            .and_then(|r| r.split_whitespace().next())
-            .map(|n| n.parse().expect("a number of moves"));
-        out.push(Problem {
-            id: id.clone(),
-            game: keys["game"].parse().expect("a game"),
-            to_move: match keys["to-move"].as_str() {
-                "black" => Color::Black,
-                "white" => Color::White,
-                other => panic!("{id}: to-move {other:?}"),
-            },
-            stones,
-            shortest_proven: minimal.starts_with("yes"),
-            shorter,
-            freestyle: notes.contains("also a legal VCF under freestyle"),
-            diagram,
-        });
-    }
-    out
+    parse_problems(BUILT_IN_VCF).expect("the bundled problems")
 }
 
 /// The problem's position in `game`.
 fn position(p: &Problem, game: Game) -> Position {
-    let how = Reading {
-        game,
-        to_move: Some(p.to_move),
-    };
-    cpbim::parse_position(&p.diagram, how).unwrap_or_else(|e| panic!("{}: {e}", p.id))
+    p.position(game).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The depth limit for a problem: its known length, or 60 plies when only a win is known.
 fn limit(p: &Problem) -> u32 {
-    p.stones.map_or(60, |n| 2 * (n - 1))
+    p.known_depth().unwrap_or(60)
 }
 
-fn solve(pos: &Position, depth: u32) -> Solution {
+fn solve(pos: &Position, depth: u32, shortest: bool) -> Solution {
     let cfg = Config {
         depth,
         proof: true,
+        shortest,
         ..Config::default()
     };
     Solver::<cpbim::model::Cpbim5>::new(cfg).solve(pos, &AtomicBool::new(false))
 }
 
-/// Solve `p` in `game`: a win within its length whose proof checks.
+/// Solve `p` in `game` with both searches: each a win within its length whose proof checks;
+/// returns the shortest search's answer.
 fn check(p: &Problem, game: Game) -> Result<Solution, String> {
     let pos = position(p, game);
-    let s = solve(&pos, limit(p));
-    if s.outcome != Outcome::Win {
-        return Err(format!(
-            "{} ({game}): {} {}",
-            p.id,
-            s.outcome.name(),
-            s.depth
-        ));
+    let [shortest, first] = [true, false].map(|shortest| solve(&pos, limit(p), shortest));
+    for s in [&shortest, &first] {
+        let mode = if s.minimal { "shortest" } else { "first win" };
+        if s.outcome != Outcome::Win {
+            let (result, depth) = (s.outcome.name(), s.depth);
+            return Err(format!("{} ({game}, {mode}): {result} {depth}", p.id));
+        }
+        let cells = Plain::from_position(Rules::of(&game), &pos);
+        let proof = serde_json::to_value(s.proof.as_ref().expect("a proof")).unwrap();
+        let a = if p.to_move == Color::Black { 1 } else { 2 };
+        match check_proof(&cells, a, &proof) {
+            Ok(d) if d == s.depth => {}
+            Ok(d) => return Err(format!("{}: proof depth {d}, answer {}", p.id, s.depth)),
+            Err(e) => return Err(format!("{} ({game}, {mode}): bad proof: {e}", p.id)),
+        }
     }
-    let cells = Plain::from_position(Rules::of(&game), &pos);
-    let proof = serde_json::to_value(s.proof.as_ref().expect("a proof")).unwrap();
-    let a = if p.to_move == Color::Black { 1 } else { 2 };
-    match check_proof(&cells, a, &proof) {
-        Ok(d) if d == s.depth => Ok(s),
-        Ok(d) => Err(format!("{}: proof depth {d}, answer {}", p.id, s.depth)),
-        Err(e) => Err(format!("{} ({game}): bad proof: {e}", p.id)),
+    if !shortest.minimal {
+        return Err(format!("{}: the shortest search is not minimal", p.id));
     }
+    if first.depth < shortest.depth || (first.minimal && first.depth != shortest.depth) {
+        let (f, s) = (first.depth, shortest.depth);
+        return Err(format!("{}: first win {f}, shortest {s}", p.id));
+    }
+    Ok(shortest)
 }
 
-/// Problems that take minutes rather than milliseconds: run by the ignored test
+/// Problems that take seconds rather than milliseconds: run by the ignored test
 /// `slow_published_vcf_problems` (`cargo test --release --test vcf -- --ignored`). The
-/// 73-move "Kokou no rotenburo" needs about 290 million nodes (its source marks it slow too).
+/// 73-move "Kokou no rotenburo" needs about 7 million nodes in the shortest search (its source
+/// marks it slow too).
 const SLOW: &[&str] = &["quintet-kokou-no-rotenburo"];
 
 fn is_slow(p: &Problem) -> bool {

@@ -2,7 +2,7 @@
 //! over positions rewound from the ends of real games.
 
 use super::progress::Progress;
-use super::{limits, stopped, with_model, ModelName, STOP};
+use super::{limits, stopped, with_game_model, with_model, ModelName, STOP};
 use anyhow::{bail, Result};
 use clap::Args;
 use cpbim::bench::{bench_config, builtin_sets, load_sets, run_model, sample, Report};
@@ -39,6 +39,16 @@ pub struct BenchArgs {
     /// Game records for --rewound (default: the bundled data/connect6_games.csv).
     #[arg(long, requires = "rewound")]
     games: Option<PathBuf>,
+    /// Instead of the test sets: the 55 published VCF problems (built in), each solved on one
+    /// thread with the first-win search and the shortest, with per-problem times.
+    #[arg(long, conflicts_with_all = ["rewound", "sets", "quick", "out"])]
+    vcf: bool,
+    /// With --vcf: the problems of FILE instead (the format of tests/data/vcf/problems.txt).
+    #[arg(long, value_name = "FILE", requires = "vcf")]
+    problems: Option<PathBuf>,
+    /// With --vcf: runs of each search per problem (the median time is reported).
+    #[arg(long, default_value_t = 3, requires = "vcf")]
+    runs: usize,
 }
 
 fn parse_range(s: &str) -> Result<(usize, usize), String> {
@@ -59,6 +69,9 @@ fn parse_range(s: &str) -> Result<(usize, usize), String> {
 }
 
 pub fn run(args: &BenchArgs) -> Result<()> {
+    if args.vcf {
+        return vcf(args);
+    }
     let cfg = Config {
         ordering: super::ordering(args.plain_ordering),
         ..bench_config()
@@ -163,5 +176,53 @@ fn rewound(
         pool.current_num_threads()
     );
     print!("{table}");
+    Ok(())
+}
+
+/// `--vcf`: the VCF problems in both searches, one after another on this thread.
+fn vcf(args: &BenchArgs) -> Result<()> {
+    use cpbim::bench::vcf::{json, run_problem, table};
+    let (text, source) = match &args.problems {
+        None => (
+            cpbim::problems::BUILT_IN_VCF.to_string(),
+            "the built-in problems".to_string(),
+        ),
+        Some(file) => (
+            std::fs::read_to_string(file)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?,
+            file.display().to_string(),
+        ),
+    };
+    let problems =
+        cpbim::problems::parse_problems(&text).map_err(|e| anyhow::anyhow!("{source}: {e}"))?;
+    if problems.is_empty() {
+        bail!("no problems in {source}");
+    }
+    limits::check_tables(cpbim::search::tt::DEFAULT_ENTRIES, 2)?;
+    let bar = Progress::new(
+        problems.len() as u64,
+        "{spinner} {pos}/{len} [{elapsed_precise}] {wide_bar}",
+    );
+    let mut rows = Vec::with_capacity(problems.len());
+    for p in &problems {
+        let row =
+            with_game_model!(p.game, ModelName::Cpbim, M => run_problem::<M>(p, args.runs, &STOP));
+        rows.push(row.map_err(anyhow::Error::msg)?);
+        bar.inc(1);
+        if stopped() {
+            bail!("stopped by Ctrl-C");
+        }
+    }
+    bar.finish();
+    if args.json {
+        println!("{}", json(&rows, args.runs));
+    } else {
+        println!(
+            "{} problems, depth limit N + 2 attacker stones (2N + 2 plies), 1 thread, median of {} runs",
+            rows.len(),
+            args.runs
+        );
+        print!("{}", table(&rows));
+    }
     Ok(())
 }

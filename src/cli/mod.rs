@@ -18,7 +18,9 @@ mod testsets;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use cpbim::search::{tt::DEFAULT_ENTRIES, Config, Ordering as SearchOrdering, DEFAULT_DEPTH};
+use cpbim::search::{
+    tt::DEFAULT_ENTRIES, Config, Ordering as SearchOrdering, Strategy, DEFAULT_DEPTH,
+};
 use cpbim::{Color, Game, Reading};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -157,6 +159,36 @@ pub struct SearchArgs {
     /// with any second stone (docs/search.md).
     #[arg(long)]
     pub canonical: bool,
+    /// Find the shortest win (iterative deepening; slower). By default the search returns the
+    /// first win it proves within the depth limit, whose depth may exceed the smallest.
+    #[arg(long)]
+    pub shortest: bool,
+    /// How the search is driven: `depth-first` (one search at the whole depth limit),
+    /// `deepening` (a search at every depth from 0), or `auto`: depth-first in the games of one
+    /// stone a move, deepening in the others. The result never depends on it.
+    #[arg(long, value_enum, default_value_t = StrategyName::Auto)]
+    pub strategy: StrategyName,
+}
+
+/// The search strategies, by name.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum StrategyName {
+    /// Depth-first in the games of one stone a move, deepening in the others.
+    Auto,
+    /// One search at the whole depth limit.
+    DepthFirst,
+    /// Iterative deepening: a search at every depth from 0.
+    Deepening,
+}
+
+impl From<StrategyName> for Strategy {
+    fn from(s: StrategyName) -> Strategy {
+        match s {
+            StrategyName::Auto => Strategy::Auto,
+            StrategyName::DepthFirst => Strategy::DepthFirst,
+            StrategyName::Deepening => Strategy::Deepening,
+        }
+    }
 }
 
 impl SearchArgs {
@@ -168,6 +200,8 @@ impl SearchArgs {
             max_time: self.time.map(|t| limits::seconds("time", t)).transpose()?,
             tt_entries: self.tt_entries,
             complete: !self.canonical,
+            shortest: self.shortest,
+            strategy: self.strategy.into(),
             ..Config::default()
         })
     }

@@ -50,6 +50,36 @@ impl ProofNode {
         }
     }
 
+    /// The principal line of the proof: its attack, the defence with the deepest sub-proof
+    /// (the first of them), its attack, …, ending with the stones that complete the row or with
+    /// the attack no defence answers. Its depth is the proof's.
+    pub fn line(&self) -> Vec<Vec<Point>> {
+        let mut line = Vec::new();
+        let mut node = self;
+        loop {
+            match node {
+                ProofNode::Six { six } => {
+                    line.push(six.clone());
+                    return line;
+                }
+                ProofNode::Attack { attack, defenses } => {
+                    line.push(attack.clone());
+                    let mut deepest: Option<&Defense> = None;
+                    for d in defenses {
+                        if deepest.is_none_or(|x| d.next.depth() > x.next.depth()) {
+                            deepest = Some(d);
+                        }
+                    }
+                    let Some(d) = deepest else {
+                        return line;
+                    };
+                    line.push(d.stones.clone());
+                    node = &d.next;
+                }
+            }
+        }
+    }
+
     /// Plies until the winning row on the longest branch (a round counts 2p plies; an attack
     /// with no defence counts a round).
     pub fn depth(&self) -> u32 {

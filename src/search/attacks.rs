@@ -1,0 +1,222 @@
+//! The attacks of an A-node (`docs/search.md`, "The rules" and "The attack rule"): the moves
+//! of p stones after which the defender has no live window and `thn(A) ≥ p`.
+
+use super::tree::Searcher;
+use crate::geom::{Dir, Point, PointSet};
+use crate::model::{common_points, cover_number, Level, Model, Threat};
+use crate::renju;
+
+/// An attack: the attacker's stones — two, `p < q`, or one, `p == q` (games of one stone per
+/// move) — and `thn(A)` after them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Attack {
+    pub(super) p: Point,
+    pub(super) q: Point,
+    pub(super) thn: u8,
+}
+
+impl<M: Model> Searcher<'_, M> {
+    /// Every attack of the A-node (`docs/search.md`), with `thn(A)` after it. With `first_only` it
+    /// stops at the first attack; with `win_only` at the first attack leaving `thn(A) ≥ p + 1`.
+    fn generate(&mut self, first_only: bool, win_only: bool, out: &mut Vec<Attack>) {
+        out.clear();
+        let (a, d) = (self.a, self.d);
+        let mut dw = std::mem::take(&mut self.windows);
+        self.m.live_windows(d, &mut dw);
+        if cover_number(&dw) > self.p {
+            self.windows = dw;
+            return;
+        }
+        let blockers: PointSet = dw.iter().flat_map(|t| t.points()).collect();
+        let r = self.m.candidates(a, Level::Attack).union(&blockers);
+        let w0 = dw.first().copied();
+        if self.p == 1 {
+            // One stone: a point of R meeting every live window of D, leaving thn(A) ≥ 1.
+            let firsts: PointSet = match w0 {
+                None => r,
+                Some(w) => w
+                    .points()
+                    .filter(|&x| common_points(&dw, x).is_none())
+                    .collect(),
+            };
+            self.windows = dw;
+            // A has no live window at an A-node (it would have won), so every live window
+            // after x passes through x, and windows of different directions share no empty
+            // point: thn(A) after x is the sum over the four directions of the threats of x's
+            // connection once x is played, read without playing x.
+            debug_assert_eq!(self.m.thn(a), 0, "attacks are generated at A-nodes");
+            for x in firsts.iter() {
+                self.count_node();
+                let t = self.threats_through(x);
+                if t >= 1 && !(self.forbidden.0 && renju::is_forbidden(self.m.board(), x)) {
+                    out.push(Attack { p: x, q: x, thn: t });
+                    if first_only || (win_only && t >= 2) {
+                        return;
+                    }
+                }
+                if self.aborted {
+                    return;
+                }
+            }
+            return;
+        }
+        // Two stones: with no live window of D, any two of R; else a first stone on D's first
+        // window and a second that meets every window the first misses.
+        let mut firsts = [(Point::CENTER, PointSet::EMPTY, false); 2];
+        if let Some(w) = w0 {
+            for (slot, x) in firsts.iter_mut().zip(w.points()) {
+                let common = common_points(&dw, x);
+                let seconds = match common {
+                    None => r,
+                    Some(common) => common.into_iter().flatten().collect(),
+                };
+                *slot = (x, seconds, common.is_none());
+            }
+        }
+        self.windows = dw;
+        match w0 {
+            None => {
+                for p in r.iter() {
+                    if self.attacks_from(p, r, r, w0, true, first_only, win_only, out) {
+                        return;
+                    }
+                }
+            }
+            Some(w) => {
+                for &(p, seconds, blocks_all) in &firsts[..w.points().count()] {
+                    if self.attacks_from(p, seconds, r, w0, blocks_all, first_only, win_only, out) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// `thn(A)` once A plays the empty point `x`, when A has no live window but through `x`:
+    /// the sum over the four directions of the threats of x's connection (capped at 3).
+    #[inline]
+    fn threats_through(&self, x: Point) -> u8 {
+        Dir::ALL
+            .iter()
+            .map(|&d| self.m.threats_if_played(x, self.a, d))
+            .sum::<u8>()
+            .min(3)
+    }
+
+    /// The two-stone attacks whose first stone is `p` and second one of `seconds` (each
+    /// unordered pair once, both in `r`), pushed onto `out`; with the complete rule, when `p`
+    /// alone (`blocks_all`: it meets every live window of D) leaves thn(A) ≥ 2, also every pair
+    /// of `p` and an empty point outside `r`. True when generation should stop (the first
+    /// attack was asked for, a winning one with `win_only`, or the limits ended the search).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn attacks_from(
+        &mut self,
+        p: Point,
+        seconds: PointSet,
+        r: PointSet,
+        w0: Option<Threat>,
+        blocks_all: bool,
+        first_only: bool,
+        win_only: bool,
+        out: &mut Vec<Attack>,
+    ) -> bool {
+        let a = self.a;
+        self.m.make(p, a);
+        let alone = self.m.thn(a);
+        // If p alone leaves A no live window, every live window after the pair passes
+        // through q, and windows of different directions share no empty point (they meet
+        // only at q). So thn(A) after the pair is the sum over the four directions of the
+        // threats of q's connection once q is played: no need to play q.
+        let through_q_only = alone == 0;
+        let allowed = if through_q_only {
+            seconds.intersection(&self.m.candidates(a, Level::NearLive))
+        } else {
+            seconds
+        };
+        let mut done = false;
+        for q in allowed.iter() {
+            // Each unordered pair once.
+            let dup = match w0 {
+                None => q <= p,
+                Some(w) => q == p || (w.contains(q) && q < p),
+            };
+            if dup || !r.contains(q) {
+                continue;
+            }
+            // Every pair examined is a node, played or evaluated in place.
+            self.count_node();
+            let t = if through_q_only {
+                self.threats_through(q)
+            } else {
+                self.m.make(q, a);
+                let t = self.m.thn(a);
+                self.m.unmake();
+                t
+            };
+            if t >= 2 {
+                out.push(Attack {
+                    p: p.min(q),
+                    q: p.max(q),
+                    thn: t,
+                });
+                done = first_only || (win_only && t >= 3);
+            }
+            if done || self.aborted {
+                break;
+            }
+        }
+        if self.complete && blocks_all && alone >= 2 && !done && !self.aborted {
+            // The complete rule: p alone is an attack, so the second stone is free. A stone
+            // outside R lies in no window of A with two stones, so it adds no live window:
+            // thn(A) is p's alone.
+            for q in self.m.board().game().points() {
+                if q == p || r.contains(q) || !self.m.board().is_empty(q) {
+                    continue;
+                }
+                self.count_node();
+                out.push(Attack {
+                    p: p.min(q),
+                    q: p.max(q),
+                    thn: alone,
+                });
+                if first_only || (win_only && alone >= 3) || self.aborted {
+                    done = true;
+                    break;
+                }
+            }
+        }
+        self.m.unmake();
+        done || self.aborted
+    }
+    /// The attacks of the current A-node, ordered; `None` if the limits ended the search.
+    /// With `stop_at_win` generation stops at an attack leaving `thn(A) ≥ p + 1` (returned
+    /// first, alone).
+    pub(super) fn ordered_attacks(
+        &mut self,
+        ply: usize,
+        best: Option<(Point, Point)>,
+        first_only: bool,
+        stop_at_win: bool,
+    ) -> Option<Vec<Attack>> {
+        let mut attacks = Vec::new();
+        self.generate(first_only, stop_at_win, &mut attacks);
+        if self.aborted {
+            return None;
+        }
+        if let Some(i) = attacks.iter().position(|x| x.thn > self.p) {
+            attacks.swap(0, i);
+            attacks.truncate(1);
+            return Some(attacks);
+        }
+        let mut pairs: Vec<(Point, Point)> = attacks.iter().map(|x| (x.p, x.q)).collect();
+        self.order(self.a, &mut pairs, ply, best);
+        let thn = self.p;
+        Some(
+            pairs
+                .into_iter()
+                .map(|(p, q)| Attack { p, q, thn })
+                .collect(),
+        )
+    }
+}
