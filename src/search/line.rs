@@ -51,7 +51,7 @@ impl<M: Model> Searcher<'_, M> {
                 super::tt::Question::Win,
             )
             .best;
-        let attacks = self.ordered_attacks(ply, best, false, true)?;
+        let attacks = self.ordered_attacks(ply, best, false)?;
         for att in attacks {
             if att.thn > self.p {
                 return Some(att);

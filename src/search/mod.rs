@@ -295,6 +295,7 @@ impl<M: Model> Solver<M> {
             killers: vec![[None; 2]; 2 * POINTS],
             history: [[0; POINTS], [0; POINTS]],
             windows: Vec::new(),
+            known_attacks: Default::default(),
         }
     }
 

@@ -23,6 +23,7 @@
 //! only changes the order in which the same sets are examined, so the result never depends on
 //! the model, the ordering or the table.
 
+use super::attacks::KnownAttacks;
 use super::tt::{Question, TranspositionTable};
 use super::{Ordering, SearchProgress, PUBLISH_EVERY};
 use crate::geom::{Color, Point, MAX_POINTS as POINTS};
@@ -72,6 +73,8 @@ pub(super) struct Searcher<'a, M: Model> {
     pub(super) history: [[u32; POINTS]; 2],
     /// Scratch for live windows.
     pub(super) windows: Vec<Threat>,
+    /// The attacks of A-nodes already expanded.
+    pub(super) known_attacks: KnownAttacks,
 }
 
 impl<M: Model> Searcher<'_, M> {
@@ -153,7 +156,7 @@ impl<M: Model> Searcher<'_, M> {
             }
             None => {}
         }
-        let attacks = self.ordered_attacks(ply, probe.best, false, true)?;
+        let attacks = self.ordered_attacks(ply, probe.best, false)?;
         // The deepest exhaustion of the attacks' D-nodes so far; `None` once one is not known
         // to be exhausted. With no attack at all the node is exhausted at depth 0.
         let mut exhausted = Some(0);
@@ -236,7 +239,7 @@ impl<M: Model> Searcher<'_, M> {
             None => {}
         }
         let short = budget < self.round;
-        let attacks = self.ordered_attacks(ply, probe.best, short, true)?;
+        let attacks = self.ordered_attacks(ply, probe.best, short)?;
         let exhausted = if attacks.is_empty() {
             Some(0)
         } else if short || attacks[0].thn > self.p {
