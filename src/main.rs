@@ -20,7 +20,7 @@ fn main() {
             std::process::exit(130);
         }
     });
-    if let Err(e) = cli::run(args) {
+    if let Err(e) = cli::run(args).and_then(|()| cli::flush_stdout()) {
         eprintln!("error: {e:#}");
         std::process::exit(1);
     }

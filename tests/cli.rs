@@ -590,3 +590,45 @@ fn move_plays_the_example_win_and_refuses_what_it_cannot_play() {
     assert_eq!(v["move"].as_array().map(Vec::len), Some(1), "{}", o.stdout);
     assert_ne!(v["move"][0].as_str(), Some("H8"));
 }
+
+/// Issue 33, item 1: standard output that cannot be written (a full disk: `/dev/full`) is an
+/// error naming it, exit status 1, never a panic — for every command that prints.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_is_an_error_not_a_panic() {
+    let example = "examples/positions/example.txt";
+    for args in [
+        &["position", "J10"][..],
+        &["position", "J10", "--format", "sgf"],
+        &["kb", "stats"],
+        &["kb", "stats", "--json"],
+        &["name", "J10 K11 I11"],
+        &["name", "--named"],
+        &["solve", "J10 K11 I11"],
+        &["solve", "--example", "--json"],
+        &["move", example, "--depth", "1"],
+        &["move", example, "--depth", "1", "--json"],
+        &["analyze", "J10 K11 I11"],
+        &["analyze", "J10 K11 I11", "--json"],
+    ] {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full");
+        let o = Command::new(env!("CARGO_BIN_EXE_cpbim"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdin(Stdio::null())
+            .stdout(full)
+            .stderr(Stdio::piped())
+            .output()
+            .expect("the binary runs");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("No space left on device"),
+            "{args:?}: {stderr}"
+        );
+    }
+}

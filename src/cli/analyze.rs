@@ -106,7 +106,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
         let record = match record {
             Ok(r) => r,
             Err(e) => {
-                bar.suspend(|| print_error(args, label, e));
+                bar.suspend(|| print_error(args, label, e))?;
                 continue;
             }
         };
@@ -128,11 +128,11 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
         let analysis = match pool.install(analyze) {
             Ok(a) => a,
             Err(e) => {
-                bar.suspend(|| print_error(args, label, &e));
+                bar.suspend(|| print_error(args, label, &e))?;
                 continue;
             }
         };
-        bar.suspend(|| print_analysis(args, batch.then_some(label.as_str()), &analysis));
+        bar.suspend(|| print_analysis(args, batch.then_some(label.as_str()), &analysis))?;
         if let Some(dir) = &args.svg {
             write_svgs(dir, batch.then_some(j + 1), record, &analysis)?;
         }
@@ -143,9 +143,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
     }
     bar.finish();
     if batch && !args.json {
-        println!("\n{}", summary_header());
+        outln!("\n{}", summary_header())?;
         for row in &summary {
-            println!("{row}");
+            outln!("{row}")?;
         }
     }
     eprintln!(
@@ -162,35 +162,36 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
     Ok(())
 }
 
-fn print_error(args: &AnalyzeArgs, label: &str, e: &anyhow::Error) {
+fn print_error(args: &AnalyzeArgs, label: &str, e: &anyhow::Error) -> Result<()> {
     let msg = format!("line {label}: {e:#}");
     if args.json {
-        println!("{}", cpbim::report::error_json(&msg));
+        outln!("{}", cpbim::report::error_json(&msg))
     } else {
-        println!("error: {msg}");
+        outln!("error: {msg}")
     }
 }
 
-fn print_analysis(args: &AnalyzeArgs, batch_label: Option<&str>, a: &Analysis) {
+fn print_analysis(args: &AnalyzeArgs, batch_label: Option<&str>, a: &Analysis) -> Result<()> {
     if args.json {
         let objects = a.boundaries.iter().map(boundary_json).chain(end_json(a));
         for mut v in objects {
             if let Some(label) = batch_label {
                 v["line"] = label.into();
             }
-            println!("{v}");
+            outln!("{v}")?;
         }
     } else {
         if let Some(label) = batch_label {
-            println!("== {label}");
+            outln!("== {label}")?;
         }
         for b in &a.boundaries {
-            print!("{}", boundary_text(b));
+            out!("{}", boundary_text(b))?;
         }
         if let Some(end) = end_text(a) {
-            print!("{end}");
+            out!("{end}")?;
         }
     }
+    Ok(())
 }
 
 fn write_svgs(

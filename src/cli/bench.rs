@@ -113,19 +113,19 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         .check()
         .map_err(|e| anyhow::anyhow!("the models disagree, the benchmark is void: {e}"))?;
     if args.json {
-        println!("{}", report.json());
+        outln!("{}", report.json())?;
     } else {
-        println!(
+        outln!(
             "{} positions, {} models, {} threads, {:.0} s wall",
             positions,
             report.models.len(),
             pool.current_num_threads(),
             start.elapsed().as_secs_f64()
-        );
-        println!("{}", report.table5());
-        println!("Per subset (Figures 9-10 data): total search time in seconds");
-        print!("{}", report.subsets_table());
-        println!("All models visited identical node counts on every position.");
+        )?;
+        outln!("{}", report.table5())?;
+        outln!("Per subset (Figures 9-10 data): total search time in seconds")?;
+        out!("{}", report.subsets_table())?;
+        outln!("All models visited identical node counts on every position.")?;
     }
     if let Some(dir) = &args.out {
         report.write_figures(dir)?;
@@ -168,14 +168,14 @@ fn rewound(
     bar.finish();
     let table = cpbim::bench::latency_table(&runs)
         .map_err(|e| anyhow::anyhow!("the models disagree, the benchmark is void: {e}"))?;
-    println!(
+    outln!(
         "{} positions: {} games rewound {from}..{to} whole moves, depth limit {}, {} threads",
         positions.len(),
         games.len(),
         cfg.depth,
         pool.current_num_threads()
-    );
-    print!("{table}");
+    )?;
+    out!("{table}")?;
     Ok(())
 }
 
@@ -215,14 +215,14 @@ fn vcf(args: &BenchArgs) -> Result<()> {
     }
     bar.finish();
     if args.json {
-        println!("{}", json(&rows, args.runs));
+        outln!("{}", json(&rows, args.runs))?;
     } else {
-        println!(
+        outln!(
             "{} problems, depth limit N + 2 attacker stones (2N + 2 plies), 1 thread, median of {} runs",
             rows.len(),
             args.runs
-        );
-        print!("{}", table(&rows));
+        )?;
+        out!("{}", table(&rows))?;
     }
     Ok(())
 }

@@ -39,20 +39,20 @@ pub fn run(command: KbCommand) -> Result<()> {
         } => game_stats(&game, json),
         KbCommand::Export { dir } => {
             kb::export(&dir).with_context(|| format!("writing tables into {}", dir.display()))?;
-            println!(
+            outln!(
                 "wrote {} ({} bytes) and {} ({} bytes)",
                 dir.join("ct.bin").display(),
                 kb::SHAPES,
                 dir.join("ti.bin").display(),
                 kb::TI_LEN
-            );
+            )?;
             Ok(())
         }
         KbCommand::Verify { dir } => {
             let [ct, ti] = kb::verify(&dir)?;
             for (name, diff) in [("ct.bin", ct), ("ti.bin", ti)] {
                 match diff {
-                    None => println!("{name}: identical to the built-in table"),
+                    None => outln!("{name}: identical to the built-in table")?,
                     Some(at) => anyhow::bail!("{name}: first difference at byte {at}"),
                 }
             }
@@ -73,29 +73,29 @@ fn stats(json: bool) -> Result<()> {
             "total": s.total,
             "sizes_kb": s.sizes_kb,
         });
-        println!("{out}");
+        outln!("{out}")?;
         return Ok(());
     }
-    println!("Table 1: connection shapes of Connect(19,19,6,2,1) per type");
-    println!("{:<4} {:>8} {:>8}", "CT", "Num", "Per(%)");
+    outln!("Table 1: connection shapes of Connect(19,19,6,2,1) per type")?;
+    outln!("{:<4} {:>8} {:>8}", "CT", "Num", "Per(%)")?;
     // The paper prints Table 1 best type first.
     for &t in ConnType::ALL.iter().rev() {
         let n = s.counts[t as usize];
-        println!(
+        outln!(
             "{:<4} {:>8} {:>8.3}",
             t.name(),
             n,
             100.0 * n as f64 / s.total as f64
-        );
+        )?;
     }
-    println!("{:<4} {:>8} {:>8.3}", "all", s.total, 100.0);
-    println!();
-    println!("Table 2: knowledge-base size, 4-bit entries (KB)");
+    outln!("{:<4} {:>8} {:>8.3}", "all", s.total, 100.0)?;
+    outln!()?;
+    outln!("Table 2: knowledge-base size, 4-bit entries (KB)")?;
     let z = &s.sizes_kb;
-    println!("Connect6 19x19  {:>9.3}", z.connect6_19);
-    println!("Connect6 15x15  {:>9.3}", z.connect6_15);
-    println!("Connect6 13x13  {:>9.3}", z.connect6_13);
-    println!("Gomoku   15x15  {:>9.3}", z.gomoku_15);
+    outln!("Connect6 19x19  {:>9.3}", z.connect6_19)?;
+    outln!("Connect6 15x15  {:>9.3}", z.connect6_15)?;
+    outln!("Connect6 13x13  {:>9.3}", z.connect6_13)?;
+    outln!("Gomoku   15x15  {:>9.3}", z.gomoku_15)?;
     Ok(())
 }
 
@@ -140,10 +140,10 @@ fn game_stats(game: &Game, json: bool) -> Result<()> {
     let took = start.elapsed();
     if json {
         let v: Vec<_> = tables.iter().map(|(c, t)| table_json(c, t)).collect();
-        println!(
+        outln!(
             "{}",
             serde_json::json!({"game": game.to_string(), "tables": v, "sizes_kb": kb::stats().sizes_kb})
-        );
+        )?;
         return Ok(());
     }
     for (colour, t) in &tables {
@@ -153,33 +153,33 @@ fn game_stats(game: &Game, json: bool) -> Result<()> {
             "both" => String::new(),
             c => format!(", {c}"),
         };
-        println!(
+        outln!(
             "Connection types of {game}{who}: {} in a row{}, {} stone{} per move; lines up to {} long",
             t.params.k,
             if t.params.exact { " exactly" } else { " or more" },
             t.params.p,
             if t.params.p == 1 { "" } else { "s" },
             t.n
-        );
-        println!("{:<4} {:>8} {:>8}  what it is", "CT", "Num", "Per(%)");
+        )?;
+        outln!("{:<4} {:>8} {:>8}  what it is", "CT", "Num", "Per(%)")?;
         for &c in ConnType::ALL.iter().rev() {
             let n = counts[c as usize];
-            println!(
+            outln!(
                 "{:<4} {:>8} {:>8.3}  {}",
                 c.name(),
                 n,
                 100.0 * n as f64 / total as f64,
                 kb::role(c, t.params)
-            );
+            )?;
         }
-        println!("{:<4} {:>8} {:>8.3}", "all", total, 100.0);
-        println!(
+        outln!("{:<4} {:>8} {:>8.3}", "all", total, 100.0)?;
+        outln!(
             "table size, 4-bit entries: {:.3} KB; {} ({:.0} ms)",
             t.size_kb(),
             origin_text(&t.origin),
             took.as_secs_f64() * 1e3
-        );
-        println!();
+        )?;
+        outln!()?;
     }
     Ok(())
 }

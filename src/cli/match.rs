@@ -121,9 +121,9 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     }
     let summary = run::summary_json(&plan, &games);
     if args.json {
-        println!("{summary}");
+        outln!("{summary}")?;
     } else {
-        println!("{}", summary_text(&summary));
+        outln!("{}", summary_text(&summary))?;
     }
     Ok(())
 }

@@ -1,6 +1,23 @@
 //! The `cpbim` command-line tool: a thin layer over the library, one file per command.
 //! Every command's options, formats and outputs are described in the README and `docs/`.
 
+/// `println!` that returns a failed write to standard output as an error (`error: writing to
+/// standard output: No space left on device`, exit status 1) instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*).map_err($crate::cli::stdout_error)
+    }};
+}
+
+/// `print!` that returns a failed write to standard output as an error.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*).map_err($crate::cli::stdout_error)
+    }};
+}
+
 mod analyze;
 mod bench;
 mod engine;
@@ -23,6 +40,18 @@ use cpbim::search::{
 };
 use cpbim::{Color, Game, Reading};
 use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The error of a failed write to standard output.
+pub fn stdout_error(e: std::io::Error) -> anyhow::Error {
+    anyhow::anyhow!("writing to standard output: {e}")
+}
+
+/// Flush standard output: what is still buffered when a command ends is written here, and a
+/// failure is an error like any other write's (the runtime's own flush at exit ignores it).
+pub fn flush_stdout() -> Result<()> {
+    use std::io::Write as _;
+    std::io::stdout().flush().map_err(stdout_error)
+}
 
 /// Set by Ctrl-C: searches end with what is known so far.
 pub static STOP: AtomicBool = AtomicBool::new(false);

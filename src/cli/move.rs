@@ -44,7 +44,7 @@ pub fn run(args: &MoveArgs) -> Result<()> {
     let tuning = super::engine::tuning(args.params.as_deref(), args.threads)?;
     if args.print_params {
         let params = tuning.for_game(&args.input.game);
-        println!("{}", serde_json::to_string_pretty(&params)?);
+        outln!("{}", serde_json::to_string_pretty(&params)?)?;
         return Ok(());
     }
     check_player(args.player, args.params.as_deref())?;
@@ -63,9 +63,9 @@ pub fn run(args: &MoveArgs) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("--player: {e}"))?
         .choose(&pos, limits);
     if args.json {
-        println!("{}", choice_json(&choice));
+        outln!("{}", choice_json(&choice))?;
     } else {
-        println!("{}", choice_text(&choice));
+        outln!("{}", choice_text(&choice))?;
     }
     Ok(())
 }

@@ -49,15 +49,15 @@ pub fn run(args: &NameArgs) -> Result<()> {
     for item in items {
         let named = item.record.and_then(|r| Ok(name_line(r.stones())?));
         match named {
-            Ok(o) if args.json => println!("{}", opening_json(&o)),
-            Ok(o) => println!("{:<8} {}", o.short(), o.name()),
+            Ok(o) if args.json => outln!("{}", opening_json(&o))?,
+            Ok(o) => outln!("{:<8} {}", o.short(), o.name())?,
             Err(e) if single => return Err(e),
             Err(e) => {
                 let msg = format!("line {}: {e:#}", item.line.unwrap_or(0));
                 if args.json {
-                    println!("{}", cpbim::report::error_json(&msg));
+                    outln!("{}", cpbim::report::error_json(&msg))?;
                 } else {
-                    println!("error: {msg}");
+                    outln!("error: {msg}")?;
                 }
             }
         }
@@ -69,14 +69,14 @@ fn all(reach: usize, json: bool) -> Result<()> {
     let all = all_within(reach);
     if json {
         let v: Vec<_> = all.iter().map(opening_json).collect();
-        println!("{}", serde_json::Value::Array(v));
+        outln!("{}", serde_json::Value::Array(v))?;
     } else {
-        println!(
+        outln!(
             "{} distinct white first moves with both stones within distance {reach} of J10:",
             all.len()
-        );
+        )?;
         for o in &all {
-            println!("{:<8} {}", o.short(), o.name());
+            outln!("{:<8} {}", o.short(), o.name())?;
         }
     }
     Ok(())
@@ -89,20 +89,20 @@ fn named(json: bool) -> Result<()> {
             let mut v = opening_json(&o);
             v["figure"] = n.figure.into();
             v["printed"] = n.printed.into();
-            println!("{v}");
+            outln!("{v}")?;
         } else {
             let printed = if n.printed != n.short {
                 format!("  (printed `{}`)", n.printed)
             } else {
                 String::new()
             };
-            println!(
+            outln!(
                 "fig. {:<5} {:<7} {:<7} {}{printed}",
                 n.figure,
                 n.printed,
                 o.short(),
                 o.name(),
-            );
+            )?;
         }
     }
     Ok(())

@@ -66,10 +66,10 @@ pub fn run(args: &PositionArgs) -> Result<()> {
         );
     }
     match input::read(Some(arg), args.input.game_id)? {
-        Inputs::One(text) => println!(
+        Inputs::One(text) => outln!(
             "{}",
             written(&cpbim::parse_record(&text, how)?, format, forbidden)?
-        ),
+        )?,
         Inputs::Lines(lines) => {
             let mut errors = 0;
             for line in &lines {
@@ -77,11 +77,11 @@ pub fn run(args: &PositionArgs) -> Result<()> {
                     .map_err(anyhow::Error::from)
                     .and_then(|r| written(&r, format, forbidden));
                 match result {
-                    Ok(text) if format == Format::Diagram => println!("{text}\n"),
-                    Ok(text) => println!("{text}"),
+                    Ok(text) if format == Format::Diagram => outln!("{text}\n")?,
+                    Ok(text) => outln!("{text}")?,
                     Err(e) => {
                         errors += 1;
-                        println!("error: line {}: {e:#}", line.number);
+                        outln!("error: line {}: {e:#}", line.number)?;
                     }
                 }
             }
