@@ -15,7 +15,7 @@
 use super::{cover_number, Level, Model, Threat, TypeCounts};
 use crate::board::Board;
 use crate::game::Game;
-use crate::geom::{Color, Dir, Geometry, Point, PointSet, MAX_POINTS};
+use crate::geom::{Color, Dir, Geometry, Point, PointSet};
 use crate::kb::{self, Composite, ConnType, Params, Tables};
 use crate::model::Played;
 use crate::zobrist;
@@ -848,7 +848,9 @@ impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Model
             state: ConnState::build(&src, board),
             src,
             zobrist: zobrist::board_key(board),
-            deta: Vec::with_capacity(MAX_POINTS),
+            // Room for 64 stones: most searches go no deeper, and a full board's frames
+            // (166 KB in Connect6) were a fresh mapping of memory for every search.
+            deta: Vec::with_capacity(64),
             ply: 0,
         }
     }

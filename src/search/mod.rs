@@ -292,7 +292,7 @@ impl<M: Model> Solver<M> {
             aborted: false,
             progress: config.progress.as_deref(),
             published: 0,
-            killers: vec![[None; 2]; 2 * POINTS],
+            killers: Vec::new(),
             history: [[0; POINTS], [0; POINTS]],
             windows: Vec::new(),
             known_attacks: Default::default(),

@@ -58,8 +58,7 @@ impl<M: Model> Searcher<'_, M> {
         if o.tt_move && tt_best == Some((p, q)) {
             s |= 1 << 62;
         }
-        if o.killers {
-            let k = &self.killers[ply];
+        if let Some(k) = self.killers.get(ply).filter(|_| o.killers) {
             if k[0] == Some((p, q)) {
                 s |= 1 << 61;
             } else if k[1] == Some((p, q)) {
@@ -84,6 +83,9 @@ impl<M: Model> Searcher<'_, M> {
             h[q.index()] = h[q.index()].saturating_add(bonus);
         }
         if self.ordering.killers {
+            if self.killers.len() <= ply {
+                self.killers.resize(ply + 1, [None; 2]);
+            }
             let k = &mut self.killers[ply];
             if k[0] != Some((p, q)) {
                 k[1] = k[0];

@@ -67,7 +67,7 @@ pub(super) struct Searcher<'a, M: Model> {
     /// Where the nodes are published, and how many of them already are.
     pub(super) progress: Option<&'a SearchProgress>,
     pub(super) published: u64,
-    /// Two killer pairs per ply.
+    /// Two killer pairs per ply, for the plies reached so far.
     pub(super) killers: Vec<[Option<(Point, Point)>; 2]>,
     /// History scores by colour and point.
     pub(super) history: [[u32; POINTS]; 2],
