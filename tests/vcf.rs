@@ -70,28 +70,12 @@ fn check(p: &Problem, game: Game) -> Result<Solution, String> {
     Ok(shortest)
 }
 
-/// Problems that take seconds rather than milliseconds: run by the ignored test
-/// `slow_published_vcf_problems` (`cargo test --release --test vcf -- --ignored`). The
-/// 73-move "Kokou no rotenburo" needs about 7 million nodes in the shortest search (its source
-/// marks it slow too).
-const SLOW: &[&str] = &["quintet-kokou-no-rotenburo"];
-
-fn is_slow(p: &Problem) -> bool {
-    SLOW.contains(&p.id.as_str())
-}
-
 #[test]
 fn published_vcf_problems_are_solved_within_their_length() {
-    let problems: Vec<Problem> = problems().into_iter().filter(|p| !is_slow(p)).collect();
-    assert!(problems.len() >= 30, "{} problems", problems.len());
-    solve_all(&problems);
-}
-
-#[test]
-#[ignore = "minutes: run with --ignored"]
-fn slow_published_vcf_problems() {
-    let problems: Vec<Problem> = problems().into_iter().filter(is_slow).collect();
-    assert_eq!(problems.len(), SLOW.len());
+    // All 55, the 73-move "Kokou no rotenburo" among them (its shortest search takes seconds:
+    // it took two minutes before the first-win search, and was run only on request).
+    let problems = problems();
+    assert_eq!(problems.len(), 55);
     solve_all(&problems);
 }
 
@@ -128,10 +112,7 @@ fn solve_all(problems: &[Problem]) {
 
 #[test]
 fn their_freestyle_lines_win_freestyle_gomoku() {
-    let problems: Vec<Problem> = problems()
-        .into_iter()
-        .filter(|p| p.freestyle && !is_slow(p))
-        .collect();
+    let problems: Vec<Problem> = problems().into_iter().filter(|p| p.freestyle).collect();
     assert!(
         problems.len() >= 10,
         "{} freestyle problems",
