@@ -212,12 +212,13 @@ fn game_clocks_are_kept_and_run_out() {
         "--game", "gomoku", "--engine", &five, "--engine", &five, "--games", "2", "--tc", "3+0.05",
     ]);
     assert_eq!(s["adjudications"]["time"], 0, "{err}");
-    // An engine that thinks 0.45 s a move, whatever its clock, has used up a 0.6-second clock
-    // by its second whole move of thought (before a quick win can end the game).
+    // An engine that thinks 1.2 s a move, whatever its clock, overdraws a 0.6-second clock
+    // (and its 0.3-second grace) on its first move; the other needs at most one move of its
+    // own before that, however loaded the machine.
     let good = format!("{BIN} engine --protocol cloudict --depth 1");
     let (s, _) = run_match(&[
         "--engine",
-        &format!("{BIN} engine --protocol cloudict --time 0.45"),
+        &format!("{BIN} engine --protocol cloudict --time 1.2"),
         "--engine",
         &good,
         "--games",
@@ -259,4 +260,84 @@ fn the_bundled_five_stone_openings_are_distinct_and_legal() {
         assert_eq!(&record.stones()[..5], &openings[0].stones[..], "game {i}");
         assert_black_stones_allowed(record.stones(), &format!("game {i}"));
     }
+}
+
+#[test]
+fn answers_that_name_no_point_lose_at_once() {
+    let start = std::time::Instant::now();
+    let good = format!("{BIN} engine --protocol cloudict --depth 1");
+    for answer in ["move ZZZZ", "move JJKKLL", "move jjkk"] {
+        let bad = format!(
+            r#"while read l; do case "$l" in quit) exit;; new\ black|next|move*) echo "{answer}";; esac; done"#
+        );
+        let (s, err) = run_match(&["--engine", &bad, "--engine", &good, "--games", "2"]);
+        assert_eq!(
+            (s["losses"].as_u64(), s["adjudications"]["illegal"].as_u64()),
+            (Some(2), Some(2)),
+            "{answer}: {s} {err}"
+        );
+    }
+    let good = format!("{BIN} engine --protocol gomocup --depth 1");
+    for answer in ["99,99", "-1,-1", "99999999999999999999999,1"] {
+        let bad = format!(
+            r#"while read l; do case "$l" in END) exit;; START*) echo OK;; BEGIN|DONE|TURN*) echo "{answer}";; esac; done"#
+        );
+        let (s, err) = run_match(&[
+            "--game", "gomoku", "--engine", &bad, "--engine", &good, "--games", "2",
+        ]);
+        assert_eq!(
+            (s["losses"].as_u64(), s["adjudications"]["illegal"].as_u64()),
+            (Some(2), Some(2)),
+            "{answer}: {s} {err}"
+        );
+    }
+    // Without a time control a move may take ten minutes: none of these waited for one.
+    assert!(start.elapsed().as_secs() < 60, "{:?}", start.elapsed());
+}
+
+/// Processes whose command line contains `mark`.
+fn running_with(mark: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| std::fs::read(e.unwrap().path().join("cmdline")).ok())
+        .filter(|c| String::from_utf8_lossy(c).contains(mark))
+        .count()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_signal_stops_a_match_with_hung_engines() {
+    for (signal, status) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        // An engine that never answers and has a child of its own; no time control.
+        let mark = format!("999.{}{}", std::process::id(), status);
+        let hung = format!("while read l; do sleep {mark}; done");
+        let args = [
+            "match", "--engine", &hung, "--engine", &hung, "--games", "4",
+        ];
+        let (o, took) =
+            common::binary::signalled(&args, std::time::Duration::from_millis(1500), signal);
+        assert_eq!(o.code, status, "{}", o.stderr);
+        assert!(took.as_secs_f64() < 2.0, "took {took:?}");
+        assert!(
+            o.stderr.contains("stopped by a signal after 0 games"),
+            "{}",
+            o.stderr
+        );
+        assert_eq!(running_with(&mark), 0, "engines left running");
+    }
+}
+
+#[test]
+fn an_engine_that_closes_its_output_loses_by_crash_at_once() {
+    let start = std::time::Instant::now();
+    let good = format!("{BIN} engine --protocol cloudict --depth 1");
+    // Closes its standard output and keeps running; no time control (ten minutes a move).
+    let closed = "sh -c 'exec 1>&-; sleep 30'";
+    let (s, err) = run_match(&["--engine", closed, "--engine", &good, "--games", "2"]);
+    assert_eq!(
+        (s["losses"].as_u64(), s["adjudications"]["crash"].as_u64()),
+        (Some(2), Some(2)),
+        "{s} {err}"
+    );
+    assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
 }

@@ -17,6 +17,7 @@ use crate::geom::{Color, Point};
 use crate::protocol::cloudict::letters;
 use crate::{renju, Board, Game};
 use process::{EngineProcess, Failure};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use wire::{Speaker, Wire};
 
@@ -196,8 +197,15 @@ impl Referee {
 }
 
 /// Play one game: engine `black` (0 or 1) has black; `opening` are the first stones (whole
-/// moves, black's first); `commands` start the engines.
-pub fn play_game(rules: &Rules, commands: [&str; 2], black: usize, opening: &[Point]) -> Played {
+/// moves, black's first); `commands` start the engines. `None` when `stop` was set before the
+/// game ended (the engines are killed; the game counts for nobody).
+pub fn play_game(
+    rules: &Rules,
+    commands: [&str; 2],
+    black: usize,
+    opening: &[Point],
+    stop: &AtomicBool,
+) -> Option<Played> {
     let game = rules.game;
     let mut r = Referee {
         rules: rules.clone(),
@@ -220,22 +228,25 @@ pub fn play_game(rules: &Rules, commands: [&str; 2], black: usize, opening: &[Po
         _ => [Duration::ZERO; 2],
     };
     let engine_of = |c: Color| if c == Color::Black { black } else { 1 - black };
-    let end = |r: &Referee, winner: Option<Color>, ending: Ending, time, moves| Played {
-        black,
-        winner,
-        ending,
-        stones: r.stones(),
-        time,
-        moves,
+    let end = |r: &Referee, winner: Option<Color>, ending: Ending, time, moves| {
+        Some(Played {
+            black,
+            winner,
+            ending,
+            stones: r.stones(),
+            time,
+            moves,
+        })
     };
     // Start both; a failure to start is a loss of that engine.
     let mut engines = Vec::new();
     for (k, cmd) in commands.iter().enumerate() {
         let started = EngineProcess::spawn(cmd).and_then(|mut e| {
-            Speaker::start(rules.wire, &game, rules.time, &mut e).map(|s| (e, s))
+            Speaker::start(rules.wire, &game, rules.time, &mut e, stop).map(|s| (e, s))
         });
         match started {
             Ok(pair) => engines.push(pair),
+            Err(Failure::Stopped) => return None,
             Err(f) => {
                 let loser = if k == black {
                     Color::Black
@@ -256,12 +267,13 @@ pub fn play_game(rules: &Rules, commands: [&str; 2], black: usize, opening: &[Po
             _ => None,
         };
         let deadline = t0 + rules.time.allowed(clocks[k]);
-        let reply = speaker.ask(engine, &r.moves, clock, deadline);
+        let reply = speaker.ask(engine, &r.moves, clock, deadline, stop);
         let used = t0.elapsed();
         time[k] += used;
         moves[k] += 1;
         let stones = match reply {
             Ok(stones) => stones,
+            Err(Failure::Stopped) => return None,
             Err(f) => return end(&r, Some(side.opponent()), failure_ending(f), time, moves),
         };
         if let TimeControl::Game { increment, .. } = rules.time {
@@ -293,6 +305,8 @@ fn failure_ending(f: Failure) -> Ending {
     match f {
         Failure::Time => Ending::Time,
         Failure::Crash(why) => Ending::Crash(why),
+        Failure::Malformed(what) => Ending::Illegal(what),
+        Failure::Stopped => unreachable!("a stopped game has no ending"),
     }
 }
 

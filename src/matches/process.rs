@@ -2,10 +2,53 @@
 //! command line (`sh -c`), so `cd DIR && ./engine` works; it is asked to exit and then
 //! killed when dropped.
 
-use std::io::{BufRead, BufReader, Write};
+use crate::files::{self, LineRead};
+use std::io::{BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// The process groups of the running engines (0: a free slot), for [`kill_all`].
+static GROUPS: [AtomicI32; 1024] = [const { AtomicI32::new(0) }; 1024];
+
+/// Note a running engine's process group (a full table only loses [`kill_all`]'s help: the
+/// engine is still killed when dropped).
+fn enter(group: i32) {
+    for slot in &GROUPS {
+        if slot
+            .compare_exchange(0, group, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+fn leave(group: i32) {
+    for slot in &GROUPS {
+        if slot
+            .compare_exchange(group, 0, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+/// Kill the process group of every running engine. Async-signal-safe (atomics and
+/// `kill(2)` only): a signal handler calls it before the process exits at once.
+pub fn kill_all() {
+    for slot in &GROUPS {
+        let group = slot.load(Ordering::SeqCst);
+        if group > 0 {
+            // SAFETY: kill(2) on a process group this process started and has not reaped.
+            unsafe {
+                libc::kill(-group, libc::SIGKILL);
+            }
+        }
+    }
+}
 
 /// Why an engine could not answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,6 +57,38 @@ pub enum Failure {
     Crash(String),
     /// It did not answer before the deadline.
     Time,
+    /// It answered with a move that names no point of the board (the line, shortened).
+    Malformed(String),
+    /// The runner was asked to stop (SIGINT, SIGTERM) while it waited.
+    Stopped,
+}
+
+/// How often a wait for an engine's line looks at the stop flag.
+const STOP_POLL: Duration = Duration::from_millis(50);
+
+/// Is `command` one simple command for `sh` (no `;`, `&`, `|`, parentheses, redirections,
+/// line breaks or backquotes outside quotes), which `exec` can run in place of the shell?
+fn is_simple(command: &str) -> bool {
+    let (mut single, mut double, mut escaped) = (false, false, false);
+    for c in command.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if !single => escaped = true,
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            ';' | '&' | '|' | '(' | ')' | '<' | '>' | '\n' | '`' if !single && !double => {
+                return false
+            }
+            _ => {}
+        }
+    }
+    let first = command.split_whitespace().next().unwrap_or("");
+    // Not an assignment, a reserved word or a builtin that `exec` cannot run.
+    let shell_words = [
+        "exec", "cd", "exit", "while", "until", "for", "if", "case", "{", "!", "read", "set",
+        "export", "trap", ".", "eval", "wait",
+    ];
+    !first.is_empty() && !first.contains('=') && !shell_words.contains(&first)
 }
 
 /// A running engine.
@@ -29,9 +104,16 @@ impl EngineProcess {
     /// Start `command` with `sh -c`; its standard error is discarded.
     pub fn spawn(command: &str) -> Result<EngineProcess, Failure> {
         use std::os::unix::process::CommandExt;
+        // A single command runs in place of the shell (`exec`), so that when the engine closes
+        // its output the runner sees the end of it, not a shell still holding the pipe.
+        let line = if is_simple(command) {
+            format!("exec {command}")
+        } else {
+            command.to_string()
+        };
         let mut child = Command::new("sh")
             .arg("-c")
-            .arg(command)
+            .arg(line)
             // Its own process group, so that what the shell starts dies with it.
             .process_group(0)
             .stdin(Stdio::piped())
@@ -39,6 +121,7 @@ impl EngineProcess {
             .stderr(Stdio::null())
             .spawn()
             .map_err(|e| Failure::Crash(format!("cannot start `{command}`: {e}")))?;
+        enter(child.id() as i32);
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let (tx, lines) = mpsc::channel();
@@ -46,15 +129,17 @@ impl EngineProcess {
             let mut r = BufReader::new(stdout);
             let mut buf = Vec::new();
             loop {
-                buf.clear();
-                match r.read_until(b'\n', &mut buf) {
-                    Ok(0) | Err(_) => return,
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&buf);
-                        if tx
-                            .send(line.trim_end_matches(['\n', '\r']).to_string())
-                            .is_err()
-                        {
+                match files::read_line(&mut r, &mut buf, files::MAX_LINE) {
+                    Ok(LineRead::End) | Err(_) => return,
+                    // No answer is that long: passed over, as other lines that are no answer.
+                    Ok(LineRead::TooLong) => {
+                        if files::skip_line(&mut r).is_err() {
+                            return;
+                        }
+                    }
+                    Ok(LineRead::Line) => {
+                        let line = String::from_utf8_lossy(&buf).into_owned();
+                        if tx.send(line).is_err() {
                             return;
                         }
                     }
@@ -82,17 +167,22 @@ impl EngineProcess {
     }
 
     /// The first line that `wanted` accepts, before `deadline`; other lines are skipped
-    /// (banners, statistics).
+    /// (banners, statistics). Ends early with [`Failure::Stopped`] when `stop` is set.
     pub fn expect(
         &mut self,
         deadline: Instant,
+        stop: &AtomicBool,
         wanted: impl Fn(&str) -> bool,
     ) -> Result<String, Failure> {
         loop {
+            if stop.load(Ordering::Relaxed) {
+                return Err(Failure::Stopped);
+            }
             let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            match self.lines.recv_timeout(left.min(STOP_POLL)) {
                 Ok(line) if wanted(&line) => return Ok(line),
                 Ok(_) => {}
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {}
                 Err(RecvTimeoutError::Timeout) => return Err(Failure::Time),
                 Err(RecvTimeoutError::Disconnected) => {
                     let status = self.child.try_wait().ok().flatten();
@@ -110,18 +200,40 @@ impl Drop for EngineProcess {
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "{}", self.farewell);
         let _ = self.stdin.flush();
-        let end = Instant::now() + std::time::Duration::from_millis(300);
+        let end = Instant::now() + Duration::from_millis(300);
         while Instant::now() < end {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
-            std::thread::sleep(std::time::Duration::from_millis(10));
+            std::thread::sleep(Duration::from_millis(10));
         }
-        // SAFETY: kill(2) on the child's process group, which it leads (process_group(0)).
+        // Whatever the shell started and left behind dies with the group (a group's id is not
+        // reused while any of its members lives).
+        let group = self.child.id() as i32;
+        // SAFETY: kill(2) on the process group the child leads (process_group(0)).
         unsafe {
-            libc::kill(-(self.child.id() as i32), libc::SIGKILL);
+            libc::kill(-group, libc::SIGKILL);
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        leave(group);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_simple;
+
+    #[test]
+    fn single_commands_are_told_from_shell_lines() {
+        assert!(is_simple("./gameEngine"));
+        assert!(is_simple(r#"python3 -c "import os; os.close(1)""#));
+        assert!(is_simple("engine --name 'a;b' x\\;y"));
+        assert!(!is_simple("cd dir && ./engine"));
+        assert!(!is_simple("while read l; do echo; done"));
+        assert!(!is_simple("engine > log"));
+        assert!(!is_simple("X=1 engine"));
+        assert!(!is_simple("exit 3"));
+        assert!(!is_simple(""));
     }
 }

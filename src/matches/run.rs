@@ -68,7 +68,9 @@ pub fn play(
                 let Some(&slot) = slots.get(i) else { return };
                 let cmds = [plan.engines[0].as_str(), plan.engines[1].as_str()];
                 let opening = &plan.openings[slot.opening].stones;
-                let game = play_game(&plan.rules, cmds, slot.black, opening);
+                let Some(game) = play_game(&plan.rules, cmds, slot.black, opening, stop) else {
+                    return;
+                };
                 let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
                 t.add(game.score0());
                 report(&slot, &game, &t);

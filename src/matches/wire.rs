@@ -1,14 +1,18 @@
 //! What the referee says to an engine and what it reads back, per protocol: Cloudict for
 //! Connect6, Gomocup for the games of five. An engine learns the position on its first turn
 //! (the opening and the opponent's first reply included) and from then on only the opponent's
-//! last move; lines that are not an answer (banners, statistics, `MESSAGE`) are skipped.
+//! last move; lines that are not an answer (banners, statistics, `MESSAGE`) are skipped. A
+//! line that is an answer in form but names no point of the board (`move ZZZZ`, `99,99`,
+//! `-1,-1`) is a malformed answer: the referee scores it as an illegal move at once.
 
 use super::process::{EngineProcess, Failure};
 use super::TimeControl;
 use crate::geom::Point;
 use crate::protocol::cloudict::{letters, points};
 use crate::protocol::gomocup;
+use crate::text::excerpt;
 use crate::Game;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// A protocol the referee speaks.
@@ -56,6 +60,7 @@ impl Speaker {
         game: &Game,
         time: TimeControl,
         engine: &mut EngineProcess,
+        stop: &AtomicBool,
     ) -> Result<Speaker, Failure> {
         if wire == Wire::Gomocup {
             engine.set_farewell("END");
@@ -65,7 +70,7 @@ impl Speaker {
                 format!("RECTSTART {},{}", game.m(), game.n())
             };
             engine.send(&start)?;
-            engine.expect(Instant::now() + START_TIME, |l| l.trim() == "OK")?;
+            engine.expect(Instant::now() + START_TIME, stop, |l| l.trim() == "OK")?;
             engine.send(&format!("INFO rule {}", gomocup::rule_bits(game)))?;
             match time {
                 TimeControl::None => {}
@@ -89,13 +94,15 @@ impl Speaker {
     /// The engine's move for the side to move after `moves` (whole moves in play order,
     /// black's first), read before `deadline`; `clock` is what is left of its game time
     /// (Gomocup engines are told: `INFO time_left`). The answer is parsed, not checked: the
-    /// referee judges it.
+    /// referee judges it; an answer that names no point of the board is
+    /// [`Failure::Malformed`].
     pub fn ask(
         &mut self,
         engine: &mut EngineProcess,
         moves: &[Vec<Point>],
         clock: Option<Duration>,
         deadline: Instant,
+        stop: &AtomicBool,
     ) -> Result<Vec<Point>, Failure> {
         let mut request = Vec::new();
         if let (Wire::Gomocup, Some(left)) = (self.wire, clock) {
@@ -109,9 +116,15 @@ impl Speaker {
         for line in &request {
             engine.send(line)?;
         }
-        let line = engine.expect(deadline, |l| self.parse(l).is_some())?;
+        let line = engine.expect(deadline, stop, |l| self.parse(l).is_some())?;
         self.told = moves.len() + 1;
-        Ok(self.parse(&line).expect("checked"))
+        match self.parse(&line) {
+            Some(Some(stones)) => Ok(stones),
+            _ => Err(Failure::Malformed(format!(
+                "{}: not a move on the board",
+                excerpt(line.trim())
+            ))),
+        }
     }
 
     /// The whole position and the request to move.
@@ -151,21 +164,32 @@ impl Speaker {
         }
     }
 
-    /// A move answer: `move JJ` / `move KJKK` (Cloudict), `x,y` (Gomocup).
-    fn parse(&self, line: &str) -> Option<Vec<Point>> {
+    /// A move answer: `move JJ` / `move KJKK` (Cloudict), `x,y` (Gomocup): `None` for a line
+    /// that is no answer, `Some(None)` for one that names no point of the board.
+    fn parse(&self, line: &str) -> Option<Option<Vec<Point>>> {
+        let line = line.trim();
         match self.wire {
             Wire::Cloudict => {
-                let stones = points(line.trim().strip_prefix("move ")?)?;
-                (stones.len() <= 2).then_some(stones)
+                let rest = line.strip_prefix("move")?;
+                if !rest.starts_with(char::is_whitespace) {
+                    return None;
+                }
+                Some(points(rest.trim()).filter(|s| s.iter().all(|&p| self.game.contains(p))))
             }
             Wire::Gomocup => {
-                let (x, y) = line.trim().split_once(',')?;
-                let (x, y) = (
-                    x.trim().parse::<usize>().ok()?,
-                    y.trim().parse::<usize>().ok()?,
-                );
-                let row = self.game.n().checked_sub(1 + y)?;
-                Some(vec![Point::new(x, row)?])
+                let (x, y) = line.split_once(',')?;
+                fn number(t: &str) -> Option<&str> {
+                    let t = t.trim();
+                    let digits = t.strip_prefix('-').unwrap_or(t);
+                    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())).then_some(t)
+                }
+                let (x, y) = (number(x)?, number(y)?);
+                let at = |x: &str, y: &str| {
+                    let (x, y) = (x.parse::<usize>().ok()?, y.parse::<usize>().ok()?);
+                    let row = self.game.n().checked_sub(1 + y)?;
+                    Point::new(x, row).filter(|&p| self.game.contains(p))
+                };
+                Some(at(x, y).map(|p| vec![p]))
             }
         }
     }
