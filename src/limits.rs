@@ -15,6 +15,26 @@ pub fn seconds(flag: &str, t: f64) -> Result<Duration, String> {
         .map_err(|_| format!("--{flag} {t}: too large (at most {} seconds)", u64::MAX))
 }
 
+/// The longest a protocol's manager may give the engine for one move (`INFO timeout_turn`,
+/// `timeout_match`, `time_left`): one hour; larger values are read as this.
+pub const MAX_MOVE_TIME: Duration = Duration::from_secs(3600);
+
+/// The deepest alpha-beta search the engine is given (`move --depth`, `engine --depth`, the
+/// Cloudict protocol's `depth`), in whole moves: depth 10 took minutes for one move.
+pub const MAX_ENGINE_DEPTH: u32 = 9;
+
+/// `--depth` of the engine: 1 to [`MAX_ENGINE_DEPTH`] whole moves.
+pub fn engine_depth(d: u32) -> Result<u32, String> {
+    if (1..=MAX_ENGINE_DEPTH).contains(&d) {
+        Ok(d)
+    } else {
+        Err(format!(
+            "--depth {d}: give 1 to {MAX_ENGINE_DEPTH} whole moves (deeper searches take \
+             hours a move; give --time to think longer)"
+        ))
+    }
+}
+
 /// `--depth`: whole rounds of `game` (2p plies: 4 in Connect6, 2 in Gomoku), at most the
 /// deepest budget the search holds.
 pub fn depth(d: u32, game: &Game) -> Result<u32, String> {

@@ -13,6 +13,11 @@ pub fn excerpt(s: &str) -> String {
     format!("{head}… ({} bytes)", s.len())
 }
 
+/// `s` shortened ([`excerpt`]) and quoted, for an error message that repeats input.
+pub fn quoted(s: &str) -> String {
+    format!("{:?}", excerpt(s))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -453,3 +453,26 @@ fn gomocup_transcripts() {
         replay_gomocup(&t);
     }
 }
+
+#[test]
+fn gomocup_board_blocks_end_and_overflow_cleanly() {
+    // END inside BOARD ends the session at once (no move is thought about).
+    let (out, _, code) = session(
+        &["--protocol", "gomocup", "--depth", "1"],
+        "START 15\nBOARD\n7,7,1\nEND\nBOARD\n7,8,2\nDONE\n",
+    );
+    assert_eq!((out, code), (vec!["OK".to_string()], 0));
+    // More lines than points: an error, and the session goes on with a cleared board.
+    let mut input = "START 5\nBOARD\n".to_string();
+    for i in 0..26 {
+        input += &format!("{},{},1\n", i % 5, i / 5);
+    }
+    input += "BEGIN\nEND\n";
+    let (out, _, _) = session(&["--protocol", "gomocup", "--depth", "1"], &input);
+    assert_eq!(out[0], "OK");
+    assert!(
+        out[1].starts_with("ERROR BOARD: more lines than the 25 points"),
+        "{out:?}"
+    );
+    assert_eq!(out.len(), 3, "{out:?}");
+}

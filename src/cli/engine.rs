@@ -7,6 +7,7 @@ use clap::{Args, ValueEnum};
 use cpbim::engine::{Clock, Limits, PlayerKind, Tuning};
 use cpbim::protocol::{cloudict::Cloudict, gomocup::Gomocup, gtp::Gtp, sau::Sau, serve, Protocol};
 use cpbim::Game;
+use std::path::Path;
 
 #[derive(Args)]
 pub struct EngineArgs {
@@ -58,7 +59,10 @@ enum ProtocolName {
 /// The parameters of `--params FILE` over each game's built-in set; `--threads` over them.
 pub fn tuning(path: Option<&str>, threads: Option<usize>) -> Result<Tuning> {
     let keys = path
-        .map(|path| std::fs::read_to_string(path).with_context(|| format!("--params {path}")))
+        .map(|path| {
+            cpbim::files::read_text(Path::new(path), cpbim::files::MAX_RECORD)
+                .with_context(|| "--params")
+        })
         .transpose()?;
     let threads = threads.map(|n| limits::threads(Some(n)));
     Tuning::read(keys, threads)
@@ -68,7 +72,7 @@ pub fn tuning(path: Option<&str>, threads: Option<usize>) -> Result<Tuning> {
 pub fn run(args: &EngineArgs) -> Result<()> {
     let tuning = tuning(args.params.as_deref(), args.threads)?;
     let limits = match (args.depth, args.game_time) {
-        (Some(d), _) => Limits::depth(d),
+        (Some(d), _) => Limits::depth(cpbim::limits::engine_depth(d).map_err(anyhow::Error::msg)?),
         (None, None) => Limits::per_move(limits::seconds("time", args.time.unwrap_or(1.0))?),
         (None, Some(game)) => Limits {
             time: args.time.map(|t| limits::seconds("time", t)).transpose()?,

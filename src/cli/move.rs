@@ -50,12 +50,16 @@ pub fn run(args: &MoveArgs) -> Result<()> {
     check_player(args.player, args.params.as_deref())?;
     let limits = Limits {
         time: args.time.map(|s| limits::seconds("time", s)).transpose()?,
-        depth: args.depth,
+        depth: args
+            .depth
+            .map(cpbim::limits::engine_depth)
+            .transpose()
+            .map_err(anyhow::Error::msg)?,
         clock: None,
     };
     let text = match input::read(args.input.position.as_deref(), args.input.game_id)? {
         Inputs::One(text) => text,
-        Inputs::Lines(lines) => one_game(&lines)?,
+        Inputs::Lines(lines) => one_game(&lines.collect_all()?)?,
     };
     let record = cpbim::parse_record(&text, args.input.reading())?;
     let pos = cpbim::report::to_play(&record).map_err(anyhow::Error::msg)?;

@@ -7,6 +7,8 @@
 
 use super::{Handled, Protocol, Table};
 use crate::engine::{Limits, Tuning};
+use crate::limits::MAX_ENGINE_DEPTH;
+use crate::text::quoted;
 use crate::{Color, Game, Point};
 
 /// The protocol's letters of `stones`: column then row, `A` = left / bottom.
@@ -38,9 +40,9 @@ pub fn points(text: &str) -> Option<Vec<Point>> {
 /// The stones of a text of letter pairs ([`points`]), checked against `game`: on its board,
 /// at most one move's worth (p stones).
 pub fn stones_of(game: &Game, text: &str) -> Result<Vec<Point>, String> {
-    let stones = points(text.trim()).ok_or_else(|| format!("bad stones {text:?}"))?;
+    let stones = points(text.trim()).ok_or_else(|| format!("bad stones {}", quoted(text)))?;
     if stones.len() > game.p() {
-        return Err(format!("{text:?}: more than {} stones", game.p()));
+        return Err(format!("{}: more than {} stones", quoted(text), game.p()));
     }
     match stones.iter().find(|p| !game.contains(**p)) {
         Some(p) => Err(format!("bad stone {p}: off the board")),
@@ -144,18 +146,21 @@ impl Protocol for Cloudict {
                 self.think()
             }
             "depth" => match rest.trim().parse::<u32>() {
-                Ok(d) if (1..=9).contains(&d) => {
+                Ok(d) if (1..=MAX_ENGINE_DEPTH).contains(&d) => {
                     self.table.limits = Limits::depth(d);
                     Handled::line(format!("Set the search depth to {d}."))
                 }
-                _ => Handled::note(format!("depth {rest:?}: give 1 to 9")),
+                _ => Handled::note(format!(
+                    "depth {}: give 1 to {MAX_ENGINE_DEPTH}",
+                    quoted(rest)
+                )),
             },
             "time" => match rest.trim().parse::<f64>() {
                 Ok(s) if s > 0.0 && s < 1e6 => {
                     self.table.limits = Limits::per_move(std::time::Duration::from_secs_f64(s));
                     Handled::none()
                 }
-                _ => Handled::note(format!("time {rest:?}: give seconds")),
+                _ => Handled::note(format!("time {}: give seconds", quoted(rest))),
             },
             "vcf" | "unvcf" => Handled::none(),
             "print" => Handled {
@@ -166,7 +171,7 @@ impl Protocol for Cloudict {
                 ..Handled::none()
             },
             "quit" | "exit" => Handled::quit(Vec::new()),
-            _ => Handled::note(format!("unknown command {cmd:?}")),
+            _ => Handled::note(format!("unknown command {}", quoted(cmd))),
         }
     }
 }

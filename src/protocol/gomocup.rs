@@ -5,6 +5,8 @@
 
 use super::{Handled, Protocol, Table};
 use crate::engine::{Clock, Limits, Tuning};
+use crate::limits::MAX_MOVE_TIME;
+use crate::text::{excerpt, quoted};
 use crate::{renju, Color, Game, Point, Rule};
 use std::time::Duration;
 
@@ -71,7 +73,7 @@ impl Gomocup {
     fn point(&self, text: &str) -> Result<Point, String> {
         let mut it = text.split(',').map(|t| t.trim().parse::<usize>());
         let (Some(Ok(x)), Some(Ok(y))) = (it.next(), it.next()) else {
-            return Err(format!("bad coordinates {text:?}"));
+            return Err(format!("bad coordinates {}", quoted(text)));
         };
         let g = self.table.game();
         if x >= g.m() || y >= g.n() {
@@ -99,7 +101,7 @@ impl Gomocup {
             increment: Duration::ZERO,
             per_move: turn,
         };
-        Some(Limits::per_move(clock.budget()))
+        Some(Limits::per_move(clock.budget().min(MAX_MOVE_TIME)))
     }
 
     fn think(&mut self) -> Handled {
@@ -157,16 +159,24 @@ impl Gomocup {
         for l in &lines {
             let fields: Vec<&str> = l.split(',').collect();
             if fields.len() != 3 {
-                return Handled::line(format!("ERROR bad BOARD line {l:?}"));
+                return Handled::line(format!(
+                    "ERROR bad BOARD line {}; the board is cleared",
+                    quoted(l)
+                ));
             }
             let p = match self.point(&format!("{},{}", fields[0], fields[1])) {
                 Ok(p) => p,
-                Err(e) => return Handled::line(format!("ERROR {e}")),
+                Err(e) => return Handled::line(format!("ERROR {e}; the board is cleared")),
             };
             match fields[2].trim() {
                 "1" => own.push(p),
                 "2" | "3" => theirs.push(p),
-                f => return Handled::line(format!("ERROR bad field {f:?}")),
+                f => {
+                    return Handled::line(format!(
+                        "ERROR bad field {}; the board is cleared",
+                        quoted(f)
+                    ))
+                }
             }
         }
         let me = match theirs.len().checked_sub(own.len()) {
@@ -204,10 +214,23 @@ impl Protocol for Gomocup {
 
     fn handle(&mut self, line: &str) -> Handled {
         let line = line.trim();
+        let points = self.table.game().point_count();
         if let Some(lines) = self.board_lines.as_mut() {
             if line.eq_ignore_ascii_case("DONE") {
                 let lines = self.board_lines.take().unwrap_or_default();
                 return self.board_done(lines);
+            }
+            if line.eq_ignore_ascii_case("END") {
+                // The manager ends the session in the middle of a position: end it.
+                self.board_lines = None;
+                return Handled::quit(Vec::new());
+            }
+            if lines.len() >= points {
+                self.board_lines = None;
+                self.table.reset(*self.table.game());
+                return Handled::line(format!(
+                    "ERROR BOARD: more lines than the {points} points of the board; the board is cleared"
+                ));
             }
             lines.push(line.to_string());
             return Handled::none();
@@ -217,13 +240,13 @@ impl Protocol for Gomocup {
             "" => Handled::none(),
             "START" => match rest.trim().parse::<usize>() {
                 Ok(n) => self.start(n, n),
-                Err(_) => Handled::line(format!("ERROR bad size {rest:?}")),
+                Err(_) => Handled::line(format!("ERROR bad size {}", quoted(rest))),
             },
             "RECTSTART" => {
                 let mut it = rest.split(',').map(|t| t.trim().parse::<usize>());
                 match (it.next(), it.next()) {
                     (Some(Ok(m)), Some(Ok(n))) => self.start(m, n),
-                    _ => Handled::line(format!("ERROR bad size {rest:?}")),
+                    _ => Handled::line(format!("ERROR bad size {}", quoted(rest))),
                 }
             }
             "RESTART" => {
@@ -262,7 +285,7 @@ impl Protocol for Gomocup {
             )),
             "YXSHOWFORBID" => Handled::line(self.forbidden()),
             "END" => Handled::quit(Vec::new()),
-            _ => Handled::line(format!("UNKNOWN {cmd}")),
+            _ => Handled::line(format!("UNKNOWN {}", excerpt(cmd))),
         }
     }
 }

@@ -473,7 +473,11 @@ impl Protocol for Gtp {
         let text = match reply {
             Ok(result) => format!("={id} {result}"),
             Err(message) => {
-                let what = if cmd.is_empty() { "gtp" } else { cmd };
+                let what = if cmd.is_empty() {
+                    "gtp".to_string()
+                } else {
+                    crate::text::excerpt(cmd)
+                };
                 handled.notes.push(format!("{what}: {message}"));
                 format!("?{id} {message}")
             }

@@ -12,6 +12,7 @@ pub mod gtp;
 pub mod sau;
 
 use crate::engine::{engine_for, player_for, Clock, Limits, Player, PlayerKind, Tuning};
+use crate::files::{self, LineRead};
 use crate::{Board, Color, Game, Point, Record};
 use std::io::{self, BufRead, Write};
 use std::time::Instant;
@@ -74,7 +75,8 @@ pub trait Protocol {
 }
 
 /// Run `proto` until it quits or the input ends. Lines that are not UTF-8 are read with
-/// replacement characters (and usually earn an error reply).
+/// replacement characters (and usually earn an error reply). A line longer than
+/// [`files::MAX_LINE`] is passed over unread, with a note on stderr: no command is that long.
 pub fn serve(
     proto: &mut dyn Protocol,
     mut input: impl BufRead,
@@ -82,12 +84,20 @@ pub fn serve(
 ) -> io::Result<()> {
     let mut buf = Vec::new();
     loop {
-        buf.clear();
-        if input.read_until(b'\n', &mut buf)? == 0 {
-            return Ok(());
+        match files::read_line(&mut input, &mut buf, files::MAX_LINE)? {
+            LineRead::End => return Ok(()),
+            LineRead::Line => {}
+            LineRead::TooLong => {
+                let skipped = files::skip_line(&mut input)? + buf.len() as u64;
+                eprintln!(
+                    "cpbim: a line of {skipped} bytes passed over (the cap on a line is {})",
+                    files::size(files::MAX_LINE as u64)
+                );
+                continue;
+            }
         }
         let line = String::from_utf8_lossy(&buf);
-        let handled = proto.handle(line.trim_end_matches(['\n', '\r']));
+        let handled = proto.handle(&line);
         for n in &handled.notes {
             eprintln!("cpbim: {n}");
         }

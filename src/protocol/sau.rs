@@ -9,6 +9,7 @@
 use super::cloudict::{letter_name, letters, stones_of};
 use super::{Handled, Protocol, Table};
 use crate::engine::{Limits, Tuning};
+use crate::text::quoted;
 use crate::{Color, Game, Point};
 
 /// The text of an absent stone.
@@ -45,7 +46,7 @@ impl Sau {
         let text = text.trim();
         let given = text.strip_suffix(ABSENT).unwrap_or(text);
         if given.is_empty() || given.contains('@') {
-            return Err(format!("bad stones {text:?}"));
+            return Err(format!("bad stones {}", quoted(text)));
         }
         stones_of(self.table.game(), given)
     }
@@ -123,7 +124,7 @@ impl Protocol for Sau {
                 Handled::none()
             }
             "quit" => Handled::quit(vec!["Quit!".to_string()]),
-            _ => Handled::note(format!("unknown command {cmd:?}")),
+            _ => Handled::note(format!("unknown command {}", quoted(cmd))),
         }
     }
 }
