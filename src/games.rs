@@ -64,10 +64,11 @@ pub fn parse_games(text: &str, path: &str) -> Result<Vec<Recorded>, GamesError> 
 
 /// Read a game file.
 pub fn load_games(path: &Path) -> Result<Vec<Recorded>, GamesError> {
-    let bytes = std::fs::read(path).map_err(|source| GamesError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
+    let bytes =
+        crate::files::read(path, crate::files::MAX_FILE).map_err(|source| GamesError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let line = 1 + e.as_bytes()[..at].iter().filter(|&&b| b == b'\n').count();

@@ -96,12 +96,13 @@ pub fn stats() -> Stats {
 }
 
 /// Write `ct.bin` and `ti.bin` (layout in `docs/knowledge-base.md`) into `dir`, creating it if
-/// needed.
+/// needed; both are written in full before either replaces a file of its name.
 pub fn export(dir: &Path) -> io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("ct.bin"), CT)?;
-    std::fs::write(dir.join("ti.bin"), TI)?;
-    Ok(())
+    let mut staged = crate::files::Staged::new();
+    staged.add(&dir.join("ct.bin"), CT)?;
+    staged.add(&dir.join("ti.bin"), TI)?;
+    staged.commit()
 }
 
 /// A knowledge-base file mapped read-only from disk, its length checked against the layout.
@@ -351,7 +352,6 @@ fn load(params: Params, n: u32) -> Tables {
 /// not used: the tables are generated again and the file rewritten.
 pub mod cache {
     use super::Params;
-    use std::io::Write;
     use std::path::{Path, PathBuf};
 
     const MAGIC: &[u8; 8] = b"CPBIMKB\0";
@@ -408,13 +408,7 @@ pub mod cache {
         if let Some(d) = path.parent() {
             std::fs::create_dir_all(d)?;
         }
-        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(&header(params, n, ct, ti))?;
-        f.write_all(ct)?;
-        f.write_all(ti)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
+        crate::files::write_parts(path, &[&header(params, n, ct, ti), ct, ti])
     }
 
     /// The tables in `path`, memory-mapped, if its header, length and checksum are those of

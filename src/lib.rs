@@ -11,7 +11,8 @@
 //! solver) → [`batch`], [`testsets`], [`problems`], [`bench`] (many positions, published
 //! problems, the benchmarks) and
 //! [`opening`], [`analyze`] (opening names, move-by-move analysis of a line) → [`engine`],
-//! [`protocol`], [`matches`] (playing) → [`server`] (the analysis board in the browser).
+//! [`protocol`], [`matches`] (playing) → [`server`] (the analysis board in the browser); [`files`] writes every file whole or not
+//! at all.
 
 #![deny(missing_docs)]
 
@@ -20,6 +21,7 @@ pub mod batch;
 pub mod bench;
 pub mod board;
 pub mod engine;
+pub mod files;
 pub mod game;
 pub mod games;
 pub mod geom;

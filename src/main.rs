@@ -3,7 +3,6 @@
 mod cli;
 
 use clap::Parser;
-use std::sync::atomic::Ordering;
 
 fn main() {
     // Output piped into `head` and closed early: end quietly, like other command-line tools,
@@ -14,14 +13,17 @@ fn main() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
     let args = cli::Cli::parse();
-    // First Ctrl-C: stop searching and report what is known; second: quit at once.
-    let _ = ctrlc::set_handler(|| {
-        if cli::STOP.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    });
-    if let Err(e) = cli::run(args).and_then(|()| cli::flush_stdout()) {
+    // First SIGINT / SIGTERM: stop, keep what is complete; second: quit at once.
+    cli::interrupt::install();
+    let result = cli::run(args).and_then(|()| cli::flush_stdout());
+    if let Err(e) = &result {
         eprintln!("error: {e:#}");
+    }
+    // An interrupted command exits 130 (SIGINT) or 143 (SIGTERM), whatever it finished.
+    if let Some(status) = cli::interrupt::status() {
+        std::process::exit(status);
+    }
+    if result.is_err() {
         std::process::exit(1);
     }
 }

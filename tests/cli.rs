@@ -5,6 +5,7 @@ mod common;
 
 use common::binary::{cpbim, Out};
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
 fn run_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Out {
     cpbim(args, stdin, env)
@@ -468,25 +469,14 @@ fn analyze_shows_progress_and_searches_defences_only_against_threats() {
 #[cfg(unix)]
 #[test]
 fn ctrl_c_stops_a_long_analysis_at_once() {
-    let child = Command::new(env!("CARGO_BIN_EXE_cpbim"))
-        .args(["analyze", "examples/positions/line20.txt", "--defenses"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_secs(3));
-    let sent = std::time::Instant::now();
-    // SAFETY: sending SIGINT to our own child process.
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGINT);
-    }
-    let out = child.wait_with_output().unwrap();
-    let took = sent.elapsed();
+    let (o, took) = common::binary::signalled(
+        &["analyze", "examples/positions/line20.txt", "--defenses"],
+        std::time::Duration::from_secs(3),
+        libc::SIGINT,
+    );
     assert!(took.as_secs_f64() < 2.0, "took {took:?}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("stopped by Ctrl-C"), "{stderr}");
-    assert_eq!(out.status.code(), Some(0));
+    assert!(o.stderr.contains("stopped by a signal"), "{}", o.stderr);
+    assert_eq!(o.code, 130, "{}", o.stderr);
 }
 
 // 8. Smaller items.
@@ -629,6 +619,195 @@ fn a_full_standard_output_is_an_error_not_a_panic() {
         assert!(
             stderr.contains("No space left on device"),
             "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// Every regular file of `dir` and its bytes.
+fn contents(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// A copy of the committed test sets in a scratch folder.
+fn copied_testsets(name: &str) -> std::path::PathBuf {
+    let dir = scratch(name);
+    for f in std::fs::read_dir("testsets").unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
+// The failure policy (docs/failures.md): interrupts keep only finished work.
+#[cfg(unix)]
+#[test]
+fn a_signal_stops_a_batch() {
+    let dir = scratch("batch-signal");
+    let file = dir.join("many.txt");
+    let sets = std::fs::read_to_string("testsets/W28.txt").unwrap();
+    std::fs::write(&file, sets.repeat(40)).unwrap();
+    let lines = sets.lines().count() * 40;
+    for (signal, status) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let args = ["solve", file.to_str().unwrap(), "--json", "--threads", "1"];
+        let (o, took) = common::binary::signalled(&args, Duration::from_millis(1500), signal);
+        assert_eq!(o.code, status, "{}", o.stderr);
+        assert!(took.as_secs_f64() < 2.0, "took {took:?}");
+        let answered = o.lines();
+        assert!(
+            !answered.is_empty() && answered.len() < lines,
+            "{}",
+            answered.len()
+        );
+        for line in answered {
+            let v = json(line);
+            assert_ne!(v["result"], "unknown", "a line the stop cut short: {line}");
+        }
+        assert!(o.stderr.contains("were not answered"), "{}", o.stderr);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_leaves_the_test_sets_as_they_were() {
+    let dir = copied_testsets("testsets-signal");
+    let before = contents(&dir);
+    let args = ["testsets", "--out", dir.to_str().unwrap()];
+    let (o, took) = common::binary::signalled(&args, Duration::from_secs(2), libc::SIGTERM);
+    assert_eq!(o.code, 143, "{}", o.stderr);
+    assert!(took.as_secs_f64() < 2.0, "took {took:?}");
+    assert!(o.stderr.contains("nothing written"), "{}", o.stderr);
+    assert_eq!(contents(&dir), before, "the folder changed");
+}
+
+/// A write beyond the file-size limit fails as on a full disk: the old files stay whole and no
+/// temporary file is left.
+#[cfg(unix)]
+#[test]
+fn a_failed_write_leaves_the_old_files() {
+    let dir = scratch("full-disk");
+    std::fs::write(dir.join("ct.bin"), "the old table").unwrap();
+    let o = common::binary::with_file_limit(&["kb", "export", dir.to_str().unwrap()], 65536);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(
+        o.stderr.contains("ct.bin") && o.stderr.contains("large"),
+        "{}",
+        o.stderr
+    );
+    assert_eq!(
+        contents(&dir),
+        vec![("ct.bin".to_string(), b"the old table".to_vec())]
+    );
+    let svg = scratch("full-disk-svg");
+    std::fs::write(svg.join("boundary_003.svg"), "old").unwrap();
+    let o = common::binary::with_file_limit(
+        &["analyze", "J10 K11 I11", "--svg", svg.to_str().unwrap()],
+        512,
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(
+        contents(&svg),
+        vec![("boundary_003.svg".to_string(), b"old".to_vec())]
+    );
+}
+
+#[test]
+fn engine_depths_are_bounded() {
+    for args in [
+        &["move", "J10", "--depth", "1000000000"][..],
+        &["move", "J10", "--depth", "0"],
+        &["engine", "--protocol", "cloudict", "--depth", "10"],
+    ] {
+        let o = run(args, b"");
+        assert!(
+            o.code == 1 && o.stderr.contains("give 1 to 9 whole moves"),
+            "{args:?}: {}",
+            o.stderr
+        );
+    }
+    let o = run(
+        &["engine", "--protocol", "cloudict"],
+        b"depth 1000000000\nquit\n",
+    );
+    assert!(o.stderr.contains("give 1 to 9"), "{}", o.stderr);
+    let o = run(&["serve", "--jobs", "0"], b"");
+    assert_eq!(o.code, 2, "{}", o.stderr);
+}
+
+// Bounded input: every reader stops at its cap and names the source and the cap.
+#[test]
+fn inputs_beyond_their_caps_are_refused_without_reading_them_whole() {
+    let dir = scratch("caps");
+    let long = dir.join("long.txt");
+    std::fs::write(&long, "J10".repeat(700_000)).unwrap();
+    let long = long.to_str().unwrap();
+    for (args, says) in [
+        (vec!["solve", "/dev/zero"], "line 1: longer than 1 MiB"),
+        (vec!["position", long], "line 1: longer than 1 MiB"),
+        (vec!["analyze", long], "line 1: longer than 1 MiB"),
+        (
+            vec!["move", "J10", "--params", "/dev/zero"],
+            "--params: /dev/zero: larger than 16 MiB",
+        ),
+        (
+            vec!["match", "--engine", "x", "--openings", "/dev/zero"],
+            "--openings: /dev/zero: larger than 16 MiB",
+        ),
+    ] {
+        let o = run(&args, b"");
+        assert!(
+            o.code == 1 && o.stderr.contains(says),
+            "{args:?}: {}",
+            o.stderr
+        );
+    }
+    // A batch is answered up to the line beyond the cap, which ends it with its error.
+    let mixed = dir.join("mixed.txt");
+    std::fs::write(
+        &mixed,
+        format!("J10 K11 I11\n{}\nJ10\n", "K11".repeat(400_000)),
+    )
+    .unwrap();
+    let o = run(&["solve", mixed.to_str().unwrap(), "--json"], b"");
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(o.lines().len(), 1, "{}", o.stdout);
+    assert!(
+        o.stderr.contains("line 2: longer than 1 MiB"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn protocols_pass_over_huge_lines_and_never_echo_much() {
+    let mut input = "A".repeat(3 << 20).into_bytes();
+    input.extend_from_slice(b"\nABOUT\n");
+    input.extend_from_slice("B".repeat(100_000).as_bytes());
+    input.extend_from_slice(b"\nEND\n");
+    let o = run(&["engine", "--protocol", "gomocup"], &input);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stderr.contains("passed over"), "{}", o.stderr);
+    let lines = o.lines();
+    assert!(lines[0].starts_with("name=\"cpbim\""), "{lines:?}");
+    assert!(
+        lines[1].starts_with("UNKNOWN BBBB") && lines[1].len() < 100,
+        "{}",
+        lines[1]
+    );
+    assert_eq!(lines.len(), 2);
+    for protocol in ["cloudict", "sau", "gtp"] {
+        let o = run(&["engine", "--protocol", protocol], &input);
+        assert!(
+            o.stdout.len() + o.stderr.len() < 10_000,
+            "{protocol}: echoed the input"
         );
     }
 }

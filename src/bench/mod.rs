@@ -52,10 +52,9 @@ pub fn load_sets(dir: &Path) -> anyhow::Result<Vec<BenchSet>> {
         .iter()
         .map(|subset| {
             let path = dir.join(format!("{}.txt", subset.name));
-            let text = std::fs::read_to_string(&path).map_err(|e| {
+            let text = crate::files::read_text(&path, crate::files::MAX_FILE).map_err(|e| {
                 anyhow::anyhow!(
-                    "{}: {e} (a test-set directory holds W12.txt … N28.txt, as `cpbim testsets --out DIR` writes them)",
-                    path.display()
+                    "{e} (a test-set directory holds W12.txt … N28.txt, as `cpbim testsets --out DIR` writes them)"
                 )
             })?;
             let positions = parse_subset_file(&text)
@@ -405,24 +404,28 @@ impl Report {
     }
 
     /// Write `figure9.svg` (non-winning subsets), `figure10.svg` (winning subsets) and
-    /// `bench.csv` into `dir`.
+    /// `bench.csv` into `dir`, all three complete before any replaces its old version.
     pub fn write_figures(&self, dir: &Path) -> anyhow::Result<()> {
-        std::fs::create_dir_all(dir)?;
-        std::fs::write(dir.join("bench.csv"), self.csv())?;
-        self.plot(
-            &dir.join("figure9.svg"),
+        std::fs::create_dir_all(dir)
+            .map_err(|e| anyhow::anyhow!("creating {}: {e}", dir.display()))?;
+        let mut staged = crate::files::Staged::new();
+        staged.add(&dir.join("bench.csv"), self.csv())?;
+        let figure9 = self.plot(
             Outcome::None,
             "Figure 9: non-winning sets, total time per subset",
         )?;
-        self.plot(
-            &dir.join("figure10.svg"),
+        staged.add(&dir.join("figure9.svg"), figure9)?;
+        let figure10 = self.plot(
             Outcome::Win,
             "Figure 10: winning sets, total time per subset",
         )?;
+        staged.add(&dir.join("figure10.svg"), figure10)?;
+        staged.commit()?;
         Ok(())
     }
 
-    fn plot(&self, path: &Path, outcome: Outcome, title: &str) -> anyhow::Result<()> {
+    /// The SVG text of one figure.
+    fn plot(&self, outcome: Outcome, title: &str) -> anyhow::Result<String> {
         use plotters::prelude::*;
         let ks: Vec<usize> = (0..self.sets.len())
             .filter(|&k| self.sets[k].subset.outcome == outcome)
@@ -438,7 +441,8 @@ impl Report {
             .iter()
             .flat_map(|m| ks.iter().map(move |&k| secs(m, k)))
             .fold(1e-3, f64::max);
-        let root = SVGBackend::new(path, (800, 520)).into_drawing_area();
+        let mut svg = String::new();
+        let root = SVGBackend::with_string(&mut svg, (800, 520)).into_drawing_area();
         root.fill(&WHITE)?;
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 20))
@@ -476,6 +480,8 @@ impl Report {
             .border_style(BLACK)
             .draw()?;
         root.present()?;
-        Ok(())
+        drop(chart);
+        drop(root);
+        Ok(svg)
     }
 }

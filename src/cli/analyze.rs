@@ -87,6 +87,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
         radius: args.radius,
     };
     let jobs = jobs(args)?;
+    super::interrupt::soften();
     let batch = jobs.len() > 1 || args.input.position.as_deref() == Some("-");
     if let (false, [(_, Err(e))]) = (batch, jobs.as_slice()) {
         anyhow::bail!("{e:#}");
@@ -154,7 +155,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
         start.elapsed().as_secs_f64(),
         pool.current_num_threads(),
         if stopped() {
-            "; stopped by Ctrl-C (searches in flight answered unknown)"
+            "; stopped by a signal (searches in flight answered unknown)"
         } else {
             ""
         }
@@ -223,8 +224,7 @@ fn write_svgs(
             Some(j) => dir.join(format!("line{j:03}_{:03}.svg", b.stones)),
             None => dir.join(format!("boundary_{:03}.svg", b.stones)),
         };
-        std::fs::write(&file, board_svg(&board, &b.last_move, threat, &title))
-            .with_context(|| format!("writing {}", file.display()))?;
+        cpbim::files::write(&file, board_svg(&board, &b.last_move, threat, &title))?;
     }
     Ok(())
 }

@@ -104,7 +104,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
         let tick = || bar.inc(1);
         runs.push(pool.install(|| with_model!(m, M => run_model::<M>(&sets, &cfg, &STOP, &tick))));
         if stopped() {
-            bail!("stopped by Ctrl-C before every model ran");
+            bail!("stopped by a signal before every model ran");
         }
     }
     bar.finish();
@@ -161,7 +161,7 @@ fn rewound(
         let sols = pool
             .install(|| with_model!(m, M => solve_positions::<M>(&positions, cfg, &STOP, &tick)));
         if stopped() {
-            bail!("stopped by Ctrl-C");
+            bail!("stopped by a signal");
         }
         runs.push((m.name(), sols));
     }
@@ -188,8 +188,7 @@ fn vcf(args: &BenchArgs) -> Result<()> {
             "the built-in problems".to_string(),
         ),
         Some(file) => (
-            std::fs::read_to_string(file)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?,
+            cpbim::files::read_text(file, cpbim::files::MAX_FILE)?,
             file.display().to_string(),
         ),
     };
@@ -210,7 +209,7 @@ fn vcf(args: &BenchArgs) -> Result<()> {
         rows.push(row.map_err(anyhow::Error::msg)?);
         bar.inc(1);
         if stopped() {
-            bail!("stopped by Ctrl-C");
+            bail!("stopped by a signal");
         }
     }
     bar.finish();

@@ -13,9 +13,11 @@
 //! that is a CSV header is skipped, and `--game-id N` picks one game of a CSV.
 
 use anyhow::{bail, Context, Result};
+use cpbim::files::{self, LineRead, MAX_FILE, MAX_LINE, MAX_RECORD};
 use cpbim::notation::{self, csv, Format};
 use cpbim::Reading;
-use std::io::{IsTerminal, Read};
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, IsTerminal};
 use std::path::Path;
 
 /// One line of a batch: its 1-based number in the input and its bytes (not yet decoded, so
@@ -32,8 +34,92 @@ pub struct Line {
 pub enum Inputs {
     /// One game (its text).
     One(String),
-    /// One game per line.
-    Lines(Vec<Line>),
+    /// One game per line, read as they are needed.
+    Lines(Lines),
+}
+
+/// The lines of a batch, read from their source as they are asked for, so that a batch of any
+/// length needs only the memory of the lines in use; each line at most [`MAX_LINE`] bytes
+/// (a longer one ends the batch with an error naming it).
+pub struct Lines {
+    reader: Box<dyn BufRead>,
+    origin: String,
+    /// Lines read ahead (to tell the format), given out first.
+    ahead: VecDeque<Line>,
+    /// Lines read from the source so far.
+    read: usize,
+    done: bool,
+}
+
+impl Lines {
+    fn new(reader: Box<dyn BufRead>, origin: String) -> Lines {
+        Lines {
+            reader,
+            origin,
+            ahead: VecDeque::new(),
+            read: 0,
+            done: false,
+        }
+    }
+
+    /// The next line from the source itself (not from the lines read ahead).
+    fn read_next(&mut self) -> Option<Result<Line>> {
+        if self.done {
+            return None;
+        }
+        let mut bytes = Vec::new();
+        let found = files::read_line(&mut self.reader, &mut bytes, MAX_LINE);
+        let number = self.read + 1;
+        match found {
+            Ok(LineRead::Line) => {
+                self.read = number;
+                Some(Ok(Line { number, bytes }))
+            }
+            Ok(LineRead::End) => {
+                self.done = true;
+                None
+            }
+            Ok(LineRead::TooLong) => {
+                self.done = true;
+                Some(Err(anyhow::anyhow!(
+                    "{}, line {number}: longer than {}, the cap on a line",
+                    self.origin,
+                    files::size(MAX_LINE as u64)
+                )))
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(anyhow::anyhow!("reading {}: {e}", self.origin)))
+            }
+        }
+    }
+
+    /// Every line, kept: at most [`MAX_FILE`] bytes of them.
+    pub fn collect_all(self) -> Result<Vec<Line>> {
+        let origin = self.origin.clone();
+        let mut total = 0u64;
+        let mut lines = Vec::new();
+        for line in self {
+            let line = line?;
+            total += line.bytes.len() as u64 + 1;
+            if total > MAX_FILE {
+                return Err(files::too_large(&origin, MAX_FILE).into());
+            }
+            lines.push(line);
+        }
+        Ok(lines)
+    }
+}
+
+impl Iterator for Lines {
+    type Item = Result<Line>;
+
+    fn next(&mut self) -> Option<Result<Line>> {
+        match self.ahead.pop_front() {
+            Some(line) => Some(Ok(line)),
+            None => self.read_next(),
+        }
+    }
 }
 
 /// Where the argument's text comes from.
@@ -74,7 +160,7 @@ fn source(arg: &str) -> Result<Source<'_>> {
 
 /// Read the games of `arg` (`None` = standard input); `game_id` picks one game of a CSV.
 pub fn read(arg: Option<&str>, game_id: Option<u64>) -> Result<Inputs> {
-    let (bytes, origin) = match source(arg.unwrap_or("-"))? {
+    let (reader, origin): (Box<dyn BufRead>, String) = match source(arg.unwrap_or("-"))? {
         Source::Text(text) => {
             if game_id.is_some() {
                 bail!("--game-id picks a game of a game-record CSV file; give the file");
@@ -82,69 +168,89 @@ pub fn read(arg: Option<&str>, game_id: Option<u64>) -> Result<Inputs> {
             return Ok(Inputs::One(text.to_string()));
         }
         Source::Stdin => {
-            let mut stdin = std::io::stdin();
+            let stdin = std::io::stdin();
             if stdin.is_terminal() {
                 eprintln!("reading games from standard input, one per line; end with Ctrl-D");
             }
-            let mut bytes = Vec::new();
-            stdin
-                .read_to_end(&mut bytes)
-                .context("reading standard input")?;
-            (bytes, "standard input".to_string())
+            (
+                Box::new(BufReader::new(stdin)),
+                "standard input".to_string(),
+            )
         }
         Source::File(path) => {
-            let bytes =
-                std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-            (bytes, path.display().to_string())
+            let file =
+                std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+            (Box::new(BufReader::new(file)), path.display().to_string())
         }
     };
-    from_bytes(&bytes, &origin, game_id)
+    from_reader(reader, origin, game_id)
 }
 
-/// The games of a file's bytes.
-fn from_bytes(bytes: &[u8], origin: &str, game_id: Option<u64>) -> Result<Inputs> {
-    let lossy = String::from_utf8_lossy(bytes);
-    let format = notation::detect(&lossy);
+/// The games of a source: the lines up to the first with content tell the format (one game
+/// spread over lines, or one game per line), as [`notation::detect`] reads it.
+fn from_reader(reader: Box<dyn BufRead>, origin: String, game_id: Option<u64>) -> Result<Inputs> {
+    let mut lines = Lines::new(reader, origin);
+    let mut ahead_bytes = 0u64;
+    while ahead_bytes <= MAX_RECORD {
+        let Some(line) = lines.read_next().transpose()? else {
+            break;
+        };
+        ahead_bytes += line.bytes.len() as u64 + 1;
+        let significant = !notation::is_blank(&String::from_utf8_lossy(&line.bytes));
+        lines.ahead.push_back(line);
+        if significant {
+            break;
+        }
+    }
+    let head: Vec<&[u8]> = lines.ahead.iter().map(|l| l.bytes.as_slice()).collect();
+    let head = String::from_utf8_lossy(&head.join(&b'\n')).into_owned();
+    let format = notation::detect(&head);
     if let Some(id) = game_id {
-        return csv_game(bytes, origin, format, id).map(Inputs::One);
+        return csv_game(lines, format, id).map(Inputs::One);
     }
-    if notation::is_one_game(&lossy) {
-        let text = notation::decode(bytes).with_context(|| format!("reading {origin}"))?;
-        return Ok(Inputs::One(text.into_owned()));
+    if notation::is_one_game(&head) {
+        return one_record(lines).map(Inputs::One);
     }
-    let mut lines: Vec<Line> = split_lines(bytes).collect();
     // A CSV's header line is not a game.
     if lines
-        .first()
-        .is_some_and(|l| csv::is_header(&String::from_utf8_lossy(&l.bytes)))
+        .ahead
+        .front()
+        .is_some_and(|l| l.number == 1 && csv::is_header(&String::from_utf8_lossy(&l.bytes)))
     {
-        lines.remove(0);
+        lines.ahead.pop_front();
     }
     Ok(Inputs::Lines(lines))
 }
 
-/// The lines of `bytes`, without their line breaks (`\n` or `\r\n`).
-fn split_lines(bytes: &[u8]) -> impl Iterator<Item = Line> + '_ {
-    let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-    let empty = bytes.is_empty();
-    body.split(|&b| b == b'\n')
-        .enumerate()
-        .filter(move |_| !empty)
-        .map(|(i, l)| Line {
-            number: i + 1,
-            bytes: l.strip_suffix(b"\r").unwrap_or(l).to_vec(),
-        })
+/// The whole source as one game's text, at most [`MAX_RECORD`] bytes.
+fn one_record(mut lines: Lines) -> Result<String> {
+    let mut bytes = Vec::new();
+    for l in lines.ahead.drain(..) {
+        bytes.extend_from_slice(&l.bytes);
+        bytes.push(b'\n');
+    }
+    let room = MAX_RECORD.saturating_sub(bytes.len() as u64);
+    let rest =
+        files::read_capped(&mut lines.reader, room, &lines.origin).map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidData => files::too_large(&lines.origin, MAX_RECORD),
+            _ => e,
+        })?;
+    bytes.extend_from_slice(&rest);
+    let text = notation::decode(&bytes).with_context(|| format!("reading {}", lines.origin))?;
+    Ok(text.into_owned())
 }
 
 /// The row of game `id` in a game-record CSV.
-fn csv_game(bytes: &[u8], origin: &str, format: Format, id: u64) -> Result<String> {
+fn csv_game(lines: Lines, format: Format, id: u64) -> Result<String> {
+    let origin = lines.origin.clone();
     if format != Format::Csv {
         bail!(
             "--game-id {id}: {origin} is not a game-record CSV (it reads as {})",
             format.name()
         );
     }
-    for line in split_lines(bytes) {
+    for line in lines {
+        let line = line?;
         let text = String::from_utf8_lossy(&line.bytes);
         let first = text.split(',').next().unwrap_or("").trim();
         if first.parse::<u64>().ok() == Some(id) {
@@ -191,6 +297,7 @@ pub fn line_items(
             record: parse(&text, how),
         }],
         Inputs::Lines(lines) => lines
+            .collect_all()?
             .iter()
             .filter_map(|l| {
                 let text = match notation::decode(&l.bytes) {
@@ -216,9 +323,16 @@ pub fn line_items(
 mod tests {
     use super::*;
 
+    fn from_bytes(bytes: &[u8], origin: &str, game_id: Option<u64>) -> Result<Inputs> {
+        let reader = Box::new(std::io::Cursor::new(bytes.to_vec()));
+        from_reader(reader, origin.to_string(), game_id)
+    }
+
     fn lines(inputs: Inputs) -> Vec<(usize, String)> {
         match inputs {
             Inputs::Lines(ls) => ls
+                .collect_all()
+                .unwrap()
                 .into_iter()
                 .map(|l| (l.number, String::from_utf8_lossy(&l.bytes).into_owned()))
                 .collect(),
@@ -259,7 +373,7 @@ mod tests {
             from_bytes(b"(;B[j10]\n;W[k11i11])", "x", None).unwrap(),
             Inputs::One(_)
         ));
-        assert!(matches!(from_bytes(b"", "x", None).unwrap(), Inputs::Lines(l) if l.is_empty()));
+        assert!(lines(from_bytes(b"", "x", None).unwrap()).is_empty());
         // SGF games one per line are a batch.
         let l = lines(from_bytes(b"(;B[j10])\n(;B[j10];W[k11i11])\n", "x", None).unwrap());
         assert_eq!(l.len(), 2);

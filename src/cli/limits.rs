@@ -14,11 +14,16 @@ pub fn cores() -> usize {
 /// Threads to use for `--threads requested`: all cores when not given (or 0); more than the
 /// cores would only share them, so a larger request is capped, with a note on stderr.
 pub fn threads(requested: Option<usize>) -> usize {
+    per_core("threads", requested)
+}
+
+/// [`threads`] for an option of another name (`--concurrency`).
+pub fn per_core(flag: &str, requested: Option<usize>) -> usize {
     let cores = cores();
     match requested {
         None | Some(0) => cores,
         Some(n) if n > cores => {
-            eprintln!("note: --threads {n}: using {cores}, the cores of this machine");
+            eprintln!("note: --{flag} {n}: using {cores}, the cores of this machine");
             cores
         }
         Some(n) => n,

@@ -89,7 +89,7 @@ pub fn run(args: &MatchArgs) -> Result<()> {
         engines: [a, b],
         openings,
         games: args.games,
-        concurrency: limits::threads(Some(args.concurrency)),
+        concurrency: limits::per_core("concurrency", Some(args.concurrency)),
         sprt: args
             .sprt
             .as_deref()
@@ -106,18 +106,23 @@ pub fn run(args: &MatchArgs) -> Result<()> {
         plan.openings.len(),
         plan.concurrency
     );
+    let unwritten = std::sync::atomic::AtomicUsize::new(0);
     let report =
         |slot: &run::Slot, g: &cpbim::matches::Played, t: &cpbim::matches::stats::Tally| {
             eprintln!("{}", run::game_line(&plan, slot, g, t));
             if let Some(dir) = &args.records {
                 if let Err(e) = write_record(dir, slot.index, &game, &g.stones) {
                     eprintln!("game {}: record not written: {e:#}", slot.index + 1);
+                    unwritten.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }
             }
         };
     let games = run::play(&plan, &STOP, &report);
     if stopped() {
-        eprintln!("stopped after {} games", games.len());
+        eprintln!(
+            "stopped by a signal after {} games; the games in progress are not counted",
+            games.len()
+        );
     }
     let summary = run::summary_json(&plan, &games);
     if args.json {
@@ -125,7 +130,10 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     } else {
         outln!("{}", summary_text(&summary))?;
     }
-    Ok(())
+    match unwritten.into_inner() {
+        0 => Ok(()),
+        n => anyhow::bail!("{n} game records not written (the reasons are above)"),
+    }
 }
 
 fn read_openings(spec: &str, stones: usize, game: &Game) -> Result<Vec<Opening>> {
@@ -137,8 +145,12 @@ fn read_openings(spec: &str, stones: usize, game: &Game) -> Result<Vec<Opening>>
         "data" => openings::from_games(&cpbim::games::bundled_games_path(), game, stones)
             .map_err(anyhow::Error::msg)?,
         path => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("--openings {path}: no such file"))?;
+            if !std::path::Path::new(path).exists() {
+                anyhow::bail!("--openings {path}: no such file (give named, data or a file)");
+            }
+            let text =
+                cpbim::files::read_text(std::path::Path::new(path), cpbim::files::MAX_RECORD)
+                    .context("--openings")?;
             openings::from_text(&text, game)
                 .map_err(|e| anyhow::anyhow!("--openings {path}: {e}"))?
         }
@@ -149,7 +161,7 @@ fn read_openings(spec: &str, stones: usize, game: &Game) -> Result<Vec<Opening>>
 fn write_record(dir: &Path, index: usize, game: &Game, stones: &[cpbim::Point]) -> Result<()> {
     let record = Record::from_stones(*game, stones)?;
     let text = notation::write(&record, Format::Sgf)?;
-    std::fs::write(dir.join(format!("game-{:04}.sgf", index + 1)), text + "\n")?;
+    cpbim::files::write(&dir.join(format!("game-{:04}.sgf", index + 1)), text + "\n")?;
     Ok(())
 }
 

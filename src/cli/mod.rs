@@ -22,6 +22,7 @@ mod analyze;
 mod bench;
 mod engine;
 mod input;
+pub mod interrupt;
 mod kb;
 mod limits;
 mod r#match;
@@ -39,7 +40,6 @@ use cpbim::search::{
     tt::DEFAULT_ENTRIES, Config, Ordering as SearchOrdering, Strategy, DEFAULT_DEPTH,
 };
 use cpbim::{Color, Game, Reading};
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The error of a failed write to standard output.
 pub fn stdout_error(e: std::io::Error) -> anyhow::Error {
@@ -53,13 +53,7 @@ pub fn flush_stdout() -> Result<()> {
     std::io::stdout().flush().map_err(stdout_error)
 }
 
-/// Set by Ctrl-C: searches end with what is known so far.
-pub static STOP: AtomicBool = AtomicBool::new(false);
-
-/// Has Ctrl-C been pressed?
-pub fn stopped() -> bool {
-    STOP.load(Ordering::Relaxed)
-}
+pub use interrupt::{stopped, STOP};
 
 #[derive(Parser)]
 #[command(
@@ -374,6 +368,13 @@ pub fn ordering(plain: bool) -> SearchOrdering {
 
 /// Run the command line.
 pub fn run(cli: Cli) -> Result<()> {
+    // Long work that looks at STOP from its start (solve and analyze after their input).
+    if matches!(
+        cli.command,
+        Command::Testsets(_) | Command::Bench(_) | Command::Match(_) | Command::Serve(_)
+    ) {
+        interrupt::soften();
+    }
     match cli.command {
         Command::Solve(args) => solve::run(&args),
         Command::Testsets(args) => testsets::run(&args),

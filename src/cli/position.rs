@@ -71,8 +71,10 @@ pub fn run(args: &PositionArgs) -> Result<()> {
             written(&cpbim::parse_record(&text, how)?, format, forbidden)?
         )?,
         Inputs::Lines(lines) => {
-            let mut errors = 0;
-            for line in &lines {
+            let (mut errors, mut count) = (0, 0);
+            for line in lines {
+                let line = line?;
+                count += 1;
                 let result = cpbim::batch::read_line(&line.bytes, how)
                     .map_err(anyhow::Error::from)
                     .and_then(|r| written(&r, format, forbidden));
@@ -86,7 +88,7 @@ pub fn run(args: &PositionArgs) -> Result<()> {
                 }
             }
             if errors > 0 {
-                eprintln!("{} games, {errors} errors", lines.len());
+                eprintln!("{count} games, {errors} errors");
             }
         }
     }

@@ -21,15 +21,16 @@ pub struct ServeArgs {
     /// Seconds a job (solve, analyze, move) may run before it is stopped.
     #[arg(long, value_name = "S", default_value_t = 120.0)]
     job_time: f64,
-    /// Jobs that may run at once.
-    #[arg(long, value_name = "N", default_value_t = 8)]
-    jobs: usize,
+    /// Jobs that may run at once (at least 1).
+    #[arg(long, value_name = "N", default_value_t = 8,
+          value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: u32,
 }
 
 pub fn run(args: &ServeArgs) -> Result<()> {
     let options = Options {
         job_time: limits::seconds("job-time", args.job_time)?,
-        max_running: args.jobs.max(1),
+        max_running: args.jobs as usize,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

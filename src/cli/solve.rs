@@ -1,6 +1,6 @@
 //! `cpbim solve`: the double-threat search for one game or a batch, one answer per input line.
 
-use super::input::{self, Inputs, Line};
+use super::input::{self, Inputs, Lines};
 use super::progress::Progress;
 use super::{limits, stopped, with_game_model, InputArgs, ModelName, SearchArgs, STOP};
 use anyhow::Result;
@@ -50,9 +50,10 @@ pub fn run(args: &SolveArgs) -> Result<()> {
     } else {
         input::read(args.input.position.as_deref(), args.input.game_id)?
     };
+    super::interrupt::soften();
     with_game_model!(game, args.model, M => match inputs {
         Inputs::One(text) => one::<M>(args, &config, &text),
-        Inputs::Lines(lines) => lines_batch::<M>(args, &config, &lines),
+        Inputs::Lines(lines) => lines_batch::<M>(args, &config, lines),
     })
 }
 
@@ -104,38 +105,79 @@ fn batch_line(args: &SolveArgs, result: &LineResult) -> String {
     }
 }
 
-/// A batch: one answer per line, in order, printed as each chunk completes.
-fn lines_batch<M: Model>(args: &SolveArgs, config: &Config, lines: &[Line]) -> Result<()> {
+/// Lines solved at a time: read, solved in parallel, printed in order.
+const CHUNK: usize = 256;
+
+/// A batch: one answer per line, in order, printed as each chunk of lines completes; the
+/// input is read a chunk at a time, so a batch of any length runs in the memory of one chunk.
+/// After SIGINT or SIGTERM the lines answered before it stay; the first line the stop cut
+/// short (answered `unknown`) and every line after it are left out, so the output holds only
+/// finished work.
+fn lines_batch<M: Model>(args: &SolveArgs, config: &Config, mut lines: Lines) -> Result<()> {
     let pool = args.search.pool(1)?;
     let bar = Progress::new(
-        lines.len() as u64,
-        "{spinner} solving {pos}/{len} [{elapsed_precise}, ~{eta} left] {wide_bar}",
+        0,
+        "{spinner} solving: {pos} lines answered [{elapsed_precise}, {per_sec}]",
     );
     let start = std::time::Instant::now();
-    let (mut wins, mut finished, mut errors) = (0, 0, 0);
+    let (mut wins, mut finished, mut errors, mut done) = (0, 0, 0, 0);
     let mut out = std::io::stdout().lock();
-    for chunk in lines.chunks(256) {
-        let bytes: Vec<Vec<u8>> = chunk.iter().map(|l| l.bytes.clone()).collect();
+    'chunks: loop {
+        // The lines before one the input cannot give (too long, a read error) are answered;
+        // then the batch ends with that error.
+        let mut chunk = Vec::new();
+        let mut failure = None;
+        for line in (&mut lines).take(CHUNK) {
+            match line {
+                Ok(l) => chunk.push(l.bytes),
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        if chunk.is_empty() && failure.is_none() {
+            break;
+        }
         let results = pool.install(|| {
-            batch::solve_lines::<M>(&bytes, args.input.reading(), config, &STOP, &|_| bar.inc(1))
+            batch::solve_lines::<M>(&chunk, args.input.reading(), config, &STOP, &|_| bar.inc(1))
         });
         for r in &results {
             match r {
+                Ok(Answer::Solved(s)) if s.outcome == Outcome::Unknown && stopped() => {
+                    break 'chunks
+                }
                 Ok(Answer::Solved(s)) => wins += usize::from(s.outcome == Outcome::Win),
                 Ok(Answer::Finished(_)) => finished += 1,
                 Err(_) => errors += 1,
             }
-            bar.suspend(|| writeln!(out, "{}", batch_line(args, r)))?;
+            bar.suspend(|| writeln!(out, "{}", batch_line(args, r)))
+                .map_err(super::stdout_error)?;
+            done += 1;
         }
-        out.flush()?;
+        out.flush().map_err(super::stdout_error)?;
+        if let Some(e) = failure {
+            bar.finish();
+            return Err(e.context(format!("after {done} lines answered")));
+        }
+        if stopped() {
+            break;
+        }
     }
+    out.flush().map_err(super::stdout_error)?;
     bar.finish();
     eprintln!(
-        "{} games ({wins} win, {finished} finished, {errors} errors) in {:.2} s with {} threads{}",
-        lines.len(),
+        "{done} games ({wins} win, {finished} finished, {errors} errors) in {:.2} s with {} threads{}",
         start.elapsed().as_secs_f64(),
         pool.current_num_threads(),
-        if stopped() { "; stopped by Ctrl-C" } else { "" }
+        if stopped() {
+            "; stopped by a signal: the lines after these were not answered"
+        } else {
+            ""
+        }
     );
+    if errors == done && done > 0 {
+        anyhow::bail!("no line of the input could be read as a game");
+    }
     Ok(())
 }

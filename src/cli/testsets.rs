@@ -1,7 +1,7 @@
 //! `cpbim testsets`: build the test sets from game records into a directory the user names.
 
 use super::progress::Progress;
-use super::STOP;
+use super::{stopped, STOP};
 use anyhow::{Context, Result};
 use clap::Args;
 use cpbim::testsets::{generate, readme, subset_file, GenConfig, SUBSETS};
@@ -11,7 +11,7 @@ use std::path::PathBuf;
 #[derive(Args)]
 pub struct TestsetArgs {
     /// Directory to write W12.txt … N28.txt and README.md into (created if missing; files of
-    /// those names in it are replaced). The committed sets are in `testsets/`.
+    /// those names in it are replaced, all together once every one is written). The committed sets are in `testsets/`.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
     /// Game records (CSV: game_id,"moves",winner,…); default: the bundled data/connect6_games.csv.
@@ -63,6 +63,13 @@ pub fn run(args: &TestsetArgs) -> Result<()> {
         ));
     });
     bar.finish();
+    if stopped() {
+        anyhow::bail!(
+            "stopped by a signal after {} positions: nothing written, {} is as it was",
+            generated.examined,
+            args.out.display()
+        );
+    }
     let command = format!(
         "cpbim testsets --out {} --seed {} --per-set {} --max-nodes {} --max-back {}",
         args.out.display(),
@@ -71,24 +78,20 @@ pub fn run(args: &TestsetArgs) -> Result<()> {
         args.max_nodes,
         args.max_back
     );
+    // All thirteen files are written before the first replaces its old version.
+    let mut staged = cpbim::files::Staged::new();
     for (subset, entries) in SUBSETS.iter().zip(&generated.sets) {
         let file = args.out.join(format!("{}.txt", subset.name));
-        std::fs::write(
-            &file,
-            subset_file(subset, entries, &format!("Made by `{command}`.")),
-        )
-        .with_context(|| format!("writing {}", file.display()))?;
+        let text = subset_file(subset, entries, &format!("Made by `{command}`."));
+        staged.add(&file, text)?;
     }
     let source = match &args.games {
         Some(p) => p.display().to_string(),
         None => "data/connect6_games.csv".to_string(),
     };
-    let file = args.out.join("README.md");
-    std::fs::write(
-        &file,
-        readme(&generated, &cfg, &command, &source, games.len()),
-    )
-    .with_context(|| format!("writing {}", file.display()))?;
+    let text = readme(&generated, &cfg, &command, &source, games.len());
+    staged.add(&args.out.join("README.md"), text)?;
+    staged.commit()?;
     eprintln!(
         "wrote {} in {:.0} s: {} positions solved",
         args.out.display(),

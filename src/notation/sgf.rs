@@ -23,6 +23,12 @@ struct Property {
     values: Vec<(usize, String)>,
 }
 
+/// The properties the reader uses: moves, the setup it refuses, the board size and the
+/// game's information.
+const KEPT: [&str; 12] = [
+    "B", "W", "AB", "AW", "AE", "SZ", "PB", "PW", "RE", "DT", "PC", "EV",
+];
+
 fn sgf_error(offset: usize, reason: String) -> ParseError {
     ParseError::Sgf { offset, reason }
 }
@@ -67,6 +73,9 @@ impl Cursor<'_> {
         Ok(nodes)
     }
 
+    /// The properties of one node that the reader uses ([`KEPT`]); the others are read for
+    /// their syntax and dropped, so that a record's memory follows its moves, not its
+    /// comments and markup.
     fn node(&mut self) -> Result<Vec<Property>, ParseError> {
         let mut props = Vec::new();
         while let Some(c) = self.peek() {
@@ -74,16 +83,24 @@ impl Cursor<'_> {
                 break;
             }
             let ident = self.run(char::is_ascii_alphabetic).to_string();
+            let kept = KEPT.contains(&ident.as_str());
             let mut values = Vec::new();
+            let mut any = false;
             while self.peek() == Some('[') {
                 self.pos += 1;
                 let start = self.pos;
-                values.push((start, self.value(&ident, start)?));
+                let value = self.value(&ident, start)?;
+                any = true;
+                if kept {
+                    values.push((start, value));
+                }
             }
-            if values.is_empty() {
+            if !any {
                 return Err(self.err(format!("property {} has no value", excerpt(&ident))));
             }
-            props.push(Property { ident, values });
+            if kept {
+                props.push(Property { ident, values });
+            }
         }
         Ok(props)
     }

@@ -51,3 +51,70 @@ pub fn cpbim<S: AsRef<OsStr>>(args: &[S], stdin: &[u8], env: &[(&str, &str)]) ->
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }
+
+/// A run of `cpbim ARGS` (no standard input) sent `signal` after `after`: what came back, and
+/// how long the process took to end after the signal.
+#[cfg(unix)]
+pub fn signalled<S: AsRef<OsStr>>(
+    args: &[S],
+    after: std::time::Duration,
+    signal: i32,
+) -> (Out, std::time::Duration) {
+    let child = Command::new(env!("CARGO_BIN_EXE_cpbim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("CPBIM_PROGRESS_SECS")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    std::thread::sleep(after);
+    // SAFETY: kill(2) on our own child, not yet reaped.
+    unsafe {
+        libc::kill(child.id() as i32, signal);
+    }
+    let sent = std::time::Instant::now();
+    let out = child.wait_with_output().expect("the binary ends");
+    let took = sent.elapsed();
+    (
+        Out {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        },
+        took,
+    )
+}
+
+/// `cpbim ARGS` with every file it writes limited to `bytes` (RLIMIT_FSIZE, SIGXFSZ
+/// ignored): a larger write fails with "File too large", as on a full disk.
+#[cfg(unix)]
+pub fn with_file_limit<S: AsRef<OsStr>>(args: &[S], bytes: u64) -> Out {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cpbim"));
+    cmd.args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("CPBIM_PROGRESS_SECS")
+        .stdin(Stdio::null());
+    // SAFETY: only async-signal-safe calls (setrlimit, signal) between fork and exec.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: bytes,
+                rlim_max: bytes,
+            };
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let out = cmd.output().expect("the binary runs");
+    Out {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
