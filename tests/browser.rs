@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 const EXAMPLE: &str = include_str!("../examples/positions/example.txt");
 const CHROMIUM: &[&str] = &["/usr/bin/chromium", "/usr/bin/chromium-browser"];
 const DRIVER: &str = "/usr/bin/chromedriver";
-const INSTALL: &str = "install them with `sudo apt-get install -y chromium chromium-driver` (Debian; Ubuntu: chromium-browser chromium-chromedriver); .ci/run does this";
+const INSTALL: &str = "install them with `sudo apt-get install -y chromium chromium-driver` (Debian; Ubuntu: chromium-browser chromium-chromedriver); scripts/test does this";
 
 /// Child processes ended when the test ends, however it ends.
 struct Processes(Vec<Child>);
