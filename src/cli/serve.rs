@@ -3,7 +3,7 @@
 use super::{limits, stopped};
 use anyhow::{Context, Result};
 use clap::Args;
-use cpbim::server::{self, Options};
+use cpbim::server::{self, Hosts, Options};
 use std::io::Write;
 use std::net::IpAddr;
 
@@ -24,12 +24,22 @@ pub struct ServeArgs {
     /// Jobs that may run at once.
     #[arg(long, value_name = "N", default_value_t = 8)]
     jobs: usize,
+    /// Connections open at once; one more closes the oldest idle one (or waits).
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    max_connections: usize,
+    /// Answer requests for this host name or address too (repeatable; * for any). By default
+    /// only localhost, 127.0.0.1, [::1] and the address a request came in on are answered.
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
 }
 
 pub fn run(args: &ServeArgs) -> Result<()> {
     let options = Options {
         job_time: limits::seconds("job-time", args.job_time)?,
         max_running: args.jobs.max(1),
+        max_connections: limits::connections(args.max_connections)?,
+        hosts: Hosts::new(&args.allow_host).map_err(anyhow::Error::msg)?,
+        ..Options::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -53,7 +63,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
                 tokio::time::sleep(std::time::Duration::from_millis(200)).await;
             }
         };
-        server::serve(listener, server::router(options), shutdown)
+        server::serve(listener, options, shutdown)
             .await
             .context("serving")
     })
