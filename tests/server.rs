@@ -1,6 +1,9 @@
 //! `cpbim serve`'s API, in process (the router without a socket): every answer equals the
 //! CLI's `--json` output for the same input, bad requests get their 4xx with the library's
 //! message, jobs stream their events, run side by side, stop when cancelled or out of time.
+//! Requests for another host name are refused. Over real sockets: half-sent requests are
+//! closed after the time limits, an event stream outlives them, and a thousand idle
+//! connections neither keep a new client waiting nor stay open beyond the cap.
 
 mod common;
 
@@ -9,8 +12,10 @@ use axum::http::{Method, Request, StatusCode};
 use axum::Router;
 use common::binary::cpbim;
 use common::{diagram, gomoku_puzzle, LONG_SOLVE};
-use cpbim::server::{router, Options};
+use cpbim::server::{router, serve, Hosts, Options};
 use serde_json::{json, Value};
+use std::io::{ErrorKind, Read, Write};
+use std::net::{IpAddr, SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 use tower::ServiceExt;
 
@@ -791,40 +796,67 @@ async fn a_job_stops_at_the_servers_time_limit() {
 }
 
 /// `cpbim serve --port 0`: the first line names the address, on 127.0.0.1; the page answers
-/// over a real socket.
+/// over a real socket, for the names of this machine and `--allow-host`, not for others.
 #[test]
 fn cpbim_serve_listens_on_localhost() {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::BufRead;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cpbim"))
         .args(["serve", "--port", "0"])
+        .args(["--allow-host", "board.lan", "--max-connections", "8"])
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
+    std::io::BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut line)
         .unwrap();
-    let answer = (|| {
-        let addr = line
-            .trim()
-            .strip_prefix("listening on http://")?
-            .strip_suffix('/')?
-            .to_string();
-        let mut s = std::net::TcpStream::connect(&addr).ok()?;
+    let addr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .and_then(|a| a.strip_suffix('/'))
+        .map(str::to_string);
+    let ask = |addr: &str, host: &str| -> Option<String> {
+        let mut s = TcpStream::connect(addr).ok()?;
+        s.set_read_timeout(Some(Duration::from_secs(20))).ok()?;
         write!(
             s,
-            "GET /assets/board.css HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+            "GET /assets/board.css HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
         )
         .ok()?;
         let mut text = String::new();
         s.read_to_string(&mut text).ok()?;
-        Some((addr, text))
-    })();
+        Some(text)
+    };
+    let answers: Option<Vec<String>> = addr.as_deref().and_then(|addr| {
+        [addr, "board.lan:8080", "evil.example"]
+            .iter()
+            .map(|host| ask(addr, host))
+            .collect()
+    });
     let _ = child.kill();
     let _ = child.wait();
-    let (addr, text) = answer.unwrap_or_else(|| panic!("no page from {line:?}"));
+    let (addr, answers) = addr
+        .zip(answers)
+        .unwrap_or_else(|| panic!("no page from {line:?}"));
     assert!(addr.starts_with("127.0.0.1:"), "{addr}");
-    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    assert!(answers[0].starts_with("HTTP/1.1 200"), "{}", answers[0]);
+    assert!(answers[1].starts_with("HTTP/1.1 200"), "{}", answers[1]);
+    assert!(answers[2].starts_with("HTTP/1.1 403"), "{}", answers[2]);
+    // Options that cannot work are refused before listening.
+    for (args, message) in [
+        (
+            &["--max-connections", "0"][..],
+            "--max-connections 0: give at least 1",
+        ),
+        (
+            &["--allow-host", "board.lan:x"][..],
+            "--allow-host \"board.lan:x\": give a host name",
+        ),
+    ] {
+        let out = cpbim(&[&["serve", "--port", "0"][..], args].concat(), b"", &[]);
+        assert_eq!(out.code, 1, "{args:?}: {}", out.stdout);
+        assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -842,4 +874,361 @@ async fn a_cancelled_move_stops_the_engine() {
     eprintln!("the cancelled move stopped in {took:?}");
     let s = get(&app, &format!("/api/jobs/{id}?wait=1")).await.json();
     assert_eq!(s["state"], "cancelled");
+}
+
+/// `GET path` with `Host: host` (none when `None`).
+async fn get_as(app: &Router, path: &str, host: Option<&str>) -> Answer {
+    let mut req = Request::builder().uri(path);
+    if let Some(host) = host {
+        req = req.header("host", host);
+    }
+    let resp = app
+        .clone()
+        .oneshot(req.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = resp.status();
+    let bytes = axum::body::to_bytes(resp.into_body(), usize::MAX)
+        .await
+        .unwrap();
+    Answer {
+        status,
+        text: String::from_utf8(bytes.to_vec()).unwrap(),
+    }
+}
+
+fn hosts(extra: &[&str]) -> Hosts {
+    Hosts::new(&extra.iter().map(|h| h.to_string()).collect::<Vec<_>>()).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_for_other_host_names_are_refused() {
+    let app = app();
+    for host in [
+        Some("localhost"),
+        Some("localhost:8080"),
+        Some("127.0.0.1:8080"),
+        Some("[::1]:8080"),
+        None,
+    ] {
+        let a = get_as(&app, "/api/jobs", host).await;
+        assert_eq!(a.status, StatusCode::OK, "{host:?}: {}", a.text);
+    }
+    for host in [
+        "evil.example",
+        "evil.example:8080",
+        "localhost.evil.example",
+        "192.168.1.5:8080",
+    ] {
+        let a = get_as(&app, "/", Some(host)).await;
+        assert_eq!(a.status, StatusCode::FORBIDDEN, "{host}: {}", a.text);
+        assert!(a.error().contains(host), "{}", a.error());
+        assert!(a.error().contains("--allow-host"), "{}", a.error());
+    }
+    // A page of another site that has rebound its name to 127.0.0.1 starts no job.
+    let req = Request::builder()
+        .method(Method::POST)
+        .uri("/api/solve")
+        .header("host", "evil.example:8080")
+        .header("content-type", "application/json")
+        .body(Body::from(json!({"record": EXAMPLE}).to_string()))
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::FORBIDDEN);
+    assert_eq!(get(&app, "/api/jobs").await.json()["jobs"], json!([]));
+    // Names allowed for a deliberate LAN setup, with or without their port; * for any.
+    let lan = router(Options {
+        hosts: hosts(&["board.lan", "192.168.1.5"]),
+        ..Options::default()
+    });
+    for host in [
+        "board.lan:8080",
+        "BOARD.LAN",
+        "192.168.1.5:8080",
+        "localhost",
+    ] {
+        let a = get_as(&lan, "/api/jobs", Some(host)).await;
+        assert_eq!(a.status, StatusCode::OK, "{host}: {}", a.text);
+    }
+    let a = get_as(&lan, "/api/jobs", Some("evil.example")).await;
+    assert_eq!(a.status, StatusCode::FORBIDDEN);
+    let any = router(Options {
+        hosts: hosts(&["*"]),
+        ..Options::default()
+    });
+    let a = get_as(&any, "/api/jobs", Some("evil.example")).await;
+    assert_eq!(a.status, StatusCode::OK);
+}
+
+/// A server of `options` on `ip`, port 0, on a runtime of its own.
+struct Served {
+    addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Served {
+    fn start(ip: &str, options: Options) -> Served {
+        let ip: IpAddr = ip.parse().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let thread = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async move {
+                let listener = tokio::net::TcpListener::bind((ip, 0)).await.unwrap();
+                tx.send(listener.local_addr().unwrap()).unwrap();
+                let shutdown = async {
+                    let _ = stopped.await;
+                };
+                serve(listener, options, shutdown).await.unwrap();
+            });
+        });
+        Served {
+            addr: rx.recv().expect("the server listens"),
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+
+    /// Stop the server: how long it took to return.
+    fn stop(mut self) -> Duration {
+        let t0 = Instant::now();
+        let _ = self.stop.take().unwrap().send(());
+        self.thread.take().unwrap().join().unwrap();
+        t0.elapsed()
+    }
+
+    fn connect(&self) -> TcpStream {
+        let s = TcpStream::connect(self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        s
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+/// Everything the server sends on `s` until it closes the connection (or resets it, or 20 s
+/// pass), and how long that took.
+fn read_to_close(s: &mut TcpStream) -> (String, Duration) {
+    let t0 = Instant::now();
+    let mut bytes = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => bytes.extend_from_slice(&buf[..n]),
+        }
+    }
+    (String::from_utf8_lossy(&bytes).into_owned(), t0.elapsed())
+}
+
+/// Send `request` on a new connection and read the answer to the end.
+fn exchange(served: &Served, request: &str) -> String {
+    let mut s = served.connect();
+    s.write_all(request.as_bytes()).unwrap();
+    read_to_close(&mut s).0
+}
+
+/// A POST of `body` to `path`, the connection closed after the answer.
+fn post_request(path: &str, body: &str) -> String {
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// The body of a whole HTTP answer (not chunked).
+fn body_of(answer: &str) -> &str {
+    answer.split_once("\r\n\r\n").map_or("", |(_, b)| b)
+}
+
+#[test]
+fn half_sent_requests_are_closed_after_the_time_limits() {
+    let limit = Duration::from_millis(500);
+    let served = Served::start(
+        "127.0.0.1",
+        Options {
+            header_time: limit,
+            body_time: limit,
+            ..Options::default()
+        },
+    );
+    // Half a head, nothing at all, a head with half its body: each on its own connection,
+    // side by side.
+    let half_head = "POST /api/position HTTP/1.1\r\nHost: localhost\r\nContent-Le";
+    let half_body = "POST /api/position HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"record\": \"J10";
+    let clients: Vec<_> = [half_head, "", half_body]
+        .into_iter()
+        .map(|sent| {
+            let mut s = served.connect();
+            std::thread::spawn(move || {
+                s.write_all(sent.as_bytes()).unwrap();
+                let (text, took) = read_to_close(&mut s);
+                (sent, text, took)
+            })
+        })
+        .collect();
+    for client in clients {
+        let (sent, text, took) = client.join().unwrap();
+        eprintln!("{sent:?}: closed after {took:?}");
+        assert!(
+            took >= limit.mul_f64(0.9) && took < Duration::from_secs(8),
+            "{sent:?}: closed after {took:?}, the limit is {limit:?}: {text:?}"
+        );
+        if sent == half_body {
+            assert!(text.starts_with("HTTP/1.1 408"), "{text:?}");
+            let error: Value = serde_json::from_str(body_of(&text)).unwrap();
+            assert!(
+                error["error"].as_str().unwrap().contains("0.5 s"),
+                "{error}"
+            );
+        } else {
+            assert!(!text.contains(" 200 "), "{sent:?}: {text:?}");
+        }
+    }
+    // A whole request is answered; an event stream runs past the limits to its end.
+    let a = exchange(
+        &served,
+        &post_request(
+            "/api/solve",
+            &json!({"record": LONG_SOLVE, "time": 1.5}).to_string(),
+        ),
+    );
+    assert!(a.starts_with("HTTP/1.1 202"), "{a}");
+    let id = serde_json::from_str::<Value>(body_of(&a)).unwrap()["id"].clone();
+    let mut s = served.connect();
+    write!(
+        s,
+        "GET /api/jobs/{id}/events HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let (events, took) = read_to_close(&mut s);
+    eprintln!("the event stream of a 1.5 s solve lasted {took:?}");
+    assert!(events.starts_with("HTTP/1.1 200"), "{events}");
+    assert!(took > Duration::from_secs(1), "{took:?}");
+    assert!(events.contains("event: result"), "{events}");
+    assert!(events.contains("event: end"), "{events}");
+    let took = served.stop();
+    assert!(
+        took < Duration::from_secs(5),
+        "the server stopped in {took:?}"
+    );
+}
+
+/// Let this process open `n` more files where its soft limit is lower (never system-wide).
+fn allow_open_files(n: u64) {
+    #[cfg(unix)]
+    {
+        let mut l = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: getrlimit and setrlimit read and write one `rlimit` through valid pointers.
+        unsafe {
+            if libc::getrlimit(libc::RLIMIT_NOFILE, &mut l) == 0 && l.rlim_cur < n {
+                l.rlim_cur = l.rlim_max.min(n);
+                libc::setrlimit(libc::RLIMIT_NOFILE, &l);
+            }
+        }
+    }
+    let _ = n;
+}
+
+#[test]
+fn idle_connections_keep_no_client_out() {
+    const IDLE: usize = 1000;
+    const CAP: usize = 64;
+    allow_open_files(4 * IDLE as u64);
+    // Time limits far beyond the test: only the cap can make room.
+    let served = Served::start(
+        "127.0.0.1",
+        Options {
+            header_time: Duration::from_secs(120),
+            body_time: Duration::from_secs(120),
+            max_connections: CAP,
+            ..Options::default()
+        },
+    );
+    let t0 = Instant::now();
+    let idle: Vec<TcpStream> = (0..IDLE)
+        .map(|_| {
+            let mut s = served.connect();
+            // A write may find the connection closed already, to make room.
+            let _ = s.write_all(b"POST /api/position HTTP/1.1\r\nHost: localhost\r\nContent-Le");
+            s
+        })
+        .collect();
+    eprintln!("{IDLE} idle connections opened in {:?}", t0.elapsed());
+    let t0 = Instant::now();
+    let a = exchange(
+        &served,
+        &post_request("/api/position", r#"{"record": "J10"}"#),
+    );
+    let took = t0.elapsed();
+    eprintln!("a request with {IDLE} idle connections open (cap {CAP}) answered in {took:?}");
+    assert!(a.starts_with("HTTP/1.1 200"), "{a}");
+    let p: Value = serde_json::from_str(body_of(&a)).unwrap();
+    assert_eq!(p["stones"], json!([["J10", "black"]]));
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    // The server holds at most CAP connections: the others have been closed.
+    let still_open = |idle: &[TcpStream]| {
+        idle.iter()
+            .filter(|s| {
+                s.set_nonblocking(true).unwrap();
+                let mut s: &TcpStream = s;
+                matches!(s.read(&mut [0u8; 64]), Err(e) if e.kind() == ErrorKind::WouldBlock)
+            })
+            .count()
+    };
+    let t0 = Instant::now();
+    let mut open = still_open(&idle);
+    while open > CAP && t0.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(100));
+        open = still_open(&idle);
+    }
+    eprintln!("{open} of the {IDLE} idle connections still open");
+    assert!(
+        open <= CAP,
+        "{open} idle connections open, the cap is {CAP}"
+    );
+    assert!(open > 0, "the cap closed every idle connection");
+    drop(idle);
+    let took = served.stop();
+    assert!(
+        took < Duration::from_secs(5),
+        "the server stopped in {took:?}"
+    );
+}
+
+/// The address a request came in on names the server: what `--bind 0.0.0.0` needs to be
+/// reached by its LAN address. (127.0.0.2 is this machine on Linux, but not a default name.)
+#[cfg(target_os = "linux")]
+#[test]
+fn the_address_a_request_came_in_on_is_a_name_of_the_server() {
+    let served = Served::start("127.0.0.2", Options::default());
+    let port = served.addr.port();
+    for (host, status) in [
+        (format!("127.0.0.2:{port}"), "200"),
+        ("127.0.0.2".to_string(), "200"),
+        (format!("localhost:{port}"), "200"),
+        (format!("127.0.0.3:{port}"), "403"),
+        ("evil.example".to_string(), "403"),
+    ] {
+        let a = exchange(
+            &served,
+            &format!("GET /api/jobs HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"),
+        );
+        assert!(a.starts_with(&format!("HTTP/1.1 {status}")), "{host}: {a}");
+    }
+    served.stop();
 }

@@ -30,6 +30,47 @@ pub fn per_core(flag: &str, requested: Option<usize>) -> usize {
     }
 }
 
+/// Open files this process may keep for sockets besides the connections: the listener,
+/// standard streams, the job threads' files.
+const SPARE_FILES: u64 = 64;
+
+/// `--max-connections n`: at least 1; above what the open-file limit leaves (the soft
+/// `RLIMIT_NOFILE` less [`SPARE_FILES`]) it is capped, with a note on stderr, since a server out
+/// of open files can accept no connection at all.
+pub fn connections(n: usize) -> Result<usize> {
+    if n == 0 {
+        bail!("--max-connections 0: give at least 1 (the connections open at once)");
+    }
+    let Some(limit) = open_file_limit() else {
+        return Ok(n);
+    };
+    let most = limit.saturating_sub(SPARE_FILES).max(1);
+    if n as u64 > most {
+        eprintln!("note: --max-connections {n}: using {most}, what this process's open-file limit ({limit}) leaves");
+        return Ok(most as usize);
+    }
+    Ok(n)
+}
+
+/// The soft limit on open files of this process, if it has one.
+#[cfg(unix)]
+fn open_file_limit() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one `rlimit` through a valid pointer.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0;
+    // rlim_t is u64 on the common systems, not on all.
+    #[allow(clippy::unnecessary_cast)]
+    (ok && limit.rlim_cur != libc::RLIM_INFINITY).then_some(limit.rlim_cur as u64)
+}
+
+#[cfg(not(unix))]
+fn open_file_limit() -> Option<u64> {
+    None
+}
+
 /// Bytes of memory the system can still give (Linux: `MemAvailable`), if known.
 pub fn available_memory() -> Option<u64> {
     let info = std::fs::read_to_string("/proc/meminfo").ok()?;

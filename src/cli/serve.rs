@@ -3,7 +3,7 @@
 use super::{limits, stopped};
 use anyhow::{Context, Result};
 use clap::Args;
-use cpbim::server::{self, Options};
+use cpbim::server::{self, Hosts, Options};
 use std::io::Write;
 use std::net::IpAddr;
 
@@ -25,12 +25,22 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = 8,
           value_parser = clap::value_parser!(u32).range(1..))]
     jobs: u32,
+    /// Connections open at once; one more closes the oldest idle one (or waits).
+    #[arg(long, value_name = "N", default_value_t = 256)]
+    max_connections: usize,
+    /// Answer requests for this host name or address too (repeatable; * for any). By default
+    /// only localhost, 127.0.0.1, [::1] and the address a request came in on are answered.
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
 }
 
 pub fn run(args: &ServeArgs) -> Result<()> {
     let options = Options {
         job_time: limits::seconds("job-time", args.job_time)?,
         max_running: args.jobs as usize,
+        max_connections: limits::connections(args.max_connections)?,
+        hosts: Hosts::new(&args.allow_host).map_err(anyhow::Error::msg)?,
+        ..Options::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -54,7 +64,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
                 tokio::time::sleep(std::time::Duration::from_millis(200)).await;
             }
         };
-        server::serve(listener, server::router(options), shutdown)
+        server::serve(listener, options, shutdown)
             .await
             .context("serving")
     })

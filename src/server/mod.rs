@@ -1,12 +1,18 @@
 //! `cpbim serve`: the analysis board in the browser (`docs/board.md`). A thin layer over the
 //! same library calls as the command line: [`api`] turns JSON requests into library calls and
 //! answers with the objects of the CLI's `--json` output (`docs/json.md`), [`jobs`] runs the
-//! long ones (solve, analyze, move) on blocking threads with progress and cancellation, and
-//! [`assets`] serves the page, which is inside the binary.
+//! long ones (solve, analyze, move) on blocking threads with progress and cancellation,
+//! [`assets`] serves the page, which is inside the binary, [`host`] refuses requests for other
+//! host names, and [`serve`] accepts the connections, within limits ([`Options`]).
 
 pub mod api;
 pub mod assets;
+pub mod host;
 pub mod jobs;
+mod listen;
+
+pub use host::Hosts;
+pub use listen::{serve, MAX_BODY};
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -15,13 +21,23 @@ use axum::{Json, Router};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How the server limits its work.
+/// How the server limits its work and whom it answers.
 #[derive(Clone, Debug)]
 pub struct Options {
     /// The longest a job may run: then its stop flag is set (a search answers `unknown`).
     pub job_time: Duration,
     /// Jobs that may run at once; one more is refused with 503.
     pub max_running: usize,
+    /// The longest a connection may take to send a request's head (the request line and
+    /// headers), or wait between requests; then it is closed.
+    pub header_time: Duration,
+    /// The longest a request's body may take to arrive once its head has; then 408.
+    pub body_time: Duration,
+    /// Connections open at once; one more closes the oldest that is not being answered, or
+    /// waits ([`serve`]).
+    pub max_connections: usize,
+    /// The `Host` names answered ([`host`]).
+    pub hosts: Hosts,
 }
 
 impl Default for Options {
@@ -29,6 +45,10 @@ impl Default for Options {
         Options {
             job_time: Duration::from_secs(120),
             max_running: 8,
+            header_time: Duration::from_secs(10),
+            body_time: Duration::from_secs(30),
+            max_connections: 256,
+            hosts: Hosts::default(),
         }
     }
 }
@@ -72,8 +92,9 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// The router of the page and the API.
+/// The router of the page and the API, behind the `Host` check.
 pub fn router(options: Options) -> Router {
+    let hosts = Arc::new(options.hosts.clone());
     let state = State {
         jobs: Arc::new(jobs::Jobs::new(options)),
     };
@@ -91,6 +112,7 @@ pub fn router(options: Options) -> Router {
         .fallback(no_route)
         .method_not_allowed_fallback(no_method)
         .with_state(state)
+        .layer(axum::middleware::from_fn_with_state(hosts, host::check))
 }
 
 async fn no_route(uri: axum::http::Uri) -> ApiError {
@@ -102,15 +124,4 @@ async fn no_method(method: axum::http::Method, uri: axum::http::Uri) -> ApiError
         status: StatusCode::METHOD_NOT_ALLOWED,
         message: format!("{} does not take {method}", uri.path()),
     }
-}
-
-/// Serve `router` on `listener` until `shutdown` completes.
-pub async fn serve(
-    listener: tokio::net::TcpListener,
-    router: Router,
-    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown)
-        .await
 }
