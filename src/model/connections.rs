@@ -842,6 +842,14 @@ impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Model
     const NAME: &'static str = S::INCREMENTAL;
 
     fn from_board(board: &Board) -> Self {
+        // A model built for another row length would answer wrongly, not fail: refuse it.
+        assert_eq!(
+            board.game().k() as u32,
+            K,
+            "{} is built for rows of {K}, not {} (model::kind_of names the model)",
+            Self::NAME,
+            board.game()
+        );
         let src = S::for_game(board.game());
         Incremental {
             board: board.clone(),
@@ -1044,6 +1052,13 @@ impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Model for Rebu
     const NAME: &'static str = S::REBUILT;
 
     fn from_board(board: &Board) -> Self {
+        assert_eq!(
+            board.game().k() as u32,
+            K,
+            "{} is built for rows of {K}, not {} (model::kind_of names the model)",
+            Self::NAME,
+            board.game()
+        );
         let src = S::for_game(board.game());
         Rebuilt {
             played: Played::new(board),
