@@ -8,7 +8,7 @@
 //! rules and the plain board) →
 //! [`notation`] (reading and writing positions) → [`kb`] (the build-time knowledge base) →
 //! [`model`] (the four position models behind one trait) → [`search`] (the double-threat
-//! solver) → [`batch`], [`testsets`], [`problems`], [`bench`] (many positions, published
+//! solver) → [`prove`] (proof search above it: so far the relevance zone of a proof) → [`batch`], [`testsets`], [`problems`], [`bench`] (many positions, published
 //! problems, the benchmarks) and
 //! [`opening`], [`analyze`] (opening names, move-by-move analysis of a line) → [`engine`],
 //! [`protocol`], [`matches`] (playing) → [`server`] (the analysis board in the browser); [`files`] writes every file whole or not
@@ -33,6 +33,7 @@ pub mod notation;
 pub mod opening;
 pub mod problems;
 pub mod protocol;
+pub mod prove;
 pub mod record;
 pub mod renju;
 pub mod report;

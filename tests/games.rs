@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{check_proof, reference_solve, Plain, Rules};
+use common::{check_proof, random_position, reference_solve, Plain, Rules};
 use cpbim::model::{self, Kind};
 use cpbim::search::{solve, Config, Outcome, Solution};
 use cpbim::{Game, Point, Position, Raw};
@@ -28,42 +28,6 @@ fn solve_game(pos: &Position, cfg: &Config) -> Solution {
         "Raw and CPBIM differ on {pos:?}"
     );
     s
-}
-
-/// A random position of `game`: stones played near the others, `count` of them, without a win.
-fn random_position(game: Game, seed: u64, count: usize) -> Option<Position> {
-    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = |n: usize| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % n as u64) as usize
-    };
-    let mut stones: Vec<Point> = vec![game.center()];
-    let mut board = cpbim::Board::new(game);
-    board.set(game.center(), Some(game.color_of_stone(0)));
-    while stones.len() < count {
-        let last = stones[next(stones.len())];
-        let near: Vec<Point> = game
-            .points()
-            .filter(|&p| board.is_empty(p) && p.distance(last) <= 2)
-            .collect();
-        if near.is_empty() {
-            return None;
-        }
-        let p = near[next(near.len())];
-        let c = game.color_of_stone(stones.len());
-        board.set(p, Some(c));
-        stones.push(p);
-        if board.win_through(p, c).is_some() {
-            return None;
-        }
-    }
-    // A position at a move boundary.
-    while !game.is_move_boundary(stones.len()) {
-        stones.pop();
-    }
-    Position::from_stones(game, &stones).ok()
 }
 
 fn plain(pos: &Position) -> Plain {

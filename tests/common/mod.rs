@@ -518,6 +518,19 @@ pub fn cover(ws: &[Vec<usize>]) -> u8 {
 /// Check a proof tree (the JSON of `docs/json.md`) for attacker `a` on `board`. Returns the
 /// proof's depth in plies, or why it is wrong.
 pub fn check_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, String> {
+    check(board, a, node, false)
+}
+
+/// [`check_proof`] as a proof search needs it: any legal attack (not only the search's
+/// candidate set R), and listed defences that the board no longer allows (a point taken, or
+/// forbidden) ignored; every blocking move the board allows must still be answered. It proves
+/// a real win all the same: every defender reply either blocks every live window (and is
+/// answered) or leaves one that the attacker completes.
+pub fn check_proof_relaxed(board: &Plain, a: u8, node: &Value) -> Result<u32, String> {
+    check(board, a, node, true)
+}
+
+fn check(board: &Plain, a: u8, node: &Value, relaxed: bool) -> Result<u32, String> {
     let d = 3 - a;
     let p = board.rules.p;
     let pts = |v: &Value| -> Result<Vec<usize>, String> {
@@ -564,7 +577,7 @@ pub fn check_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, String> {
     }
     let r = board.r_set(a);
     let in_r = attack.iter().filter(|s| r.contains(s)).count();
-    if in_r < p {
+    if in_r < p && !relaxed {
         // The complete rule: one stone of R that makes the attack alone.
         let alone = board.complete
             && p == 2
@@ -610,16 +623,29 @@ pub fn check_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, String> {
             return Err(format!("a defense is {p} stones"));
         }
         s.sort();
+        if relaxed && s.iter().any(|&x| b.cells[x] != 0 || b.forbids(d, x)) {
+            continue;
+        }
         let mut c = b.clone();
         for &x in &s {
             c.cells[x] = d;
         }
         listed.push(s);
-        let sub = check_proof(&c, a, def.get("next").ok_or("defense without next")?)?;
+        let sub = check(
+            &c,
+            a,
+            def.get("next").ok_or("defense without next")?,
+            relaxed,
+        )?;
         depth = depth.max(round + sub);
     }
     listed.sort();
-    if listed != expected {
+    let answered = if relaxed {
+        expected.iter().all(|m| listed.binary_search(m).is_ok())
+    } else {
+        listed == expected
+    };
+    if !answered {
         let names = |v: &[Vec<usize>]| {
             v.iter()
                 .map(|m| m.iter().map(|&x| board.name(x)).collect::<Vec<_>>())
@@ -757,4 +783,40 @@ pub fn assert_legal(pos: &cpbim::Position, stones: &[cpbim::Point]) {
             pos.to_diagram()
         );
     }
+}
+
+/// A random position of `game`: stones played near the others, `count` of them, without a win.
+pub fn random_position(game: cpbim::Game, seed: u64, count: usize) -> Option<cpbim::Position> {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let mut stones: Vec<cpbim::Point> = vec![game.center()];
+    let mut board = cpbim::Board::new(game);
+    board.set(game.center(), Some(game.color_of_stone(0)));
+    while stones.len() < count {
+        let last = stones[next(stones.len())];
+        let near: Vec<cpbim::Point> = game
+            .points()
+            .filter(|&p| board.is_empty(p) && p.distance(last) <= 2)
+            .collect();
+        if near.is_empty() {
+            return None;
+        }
+        let p = near[next(near.len())];
+        let c = game.color_of_stone(stones.len());
+        board.set(p, Some(c));
+        stones.push(p);
+        if board.win_through(p, c).is_some() {
+            return None;
+        }
+    }
+    // A position at a move boundary.
+    while !game.is_move_boundary(stones.len()) {
+        stones.pop();
+    }
+    cpbim::Position::from_stones(game, &stones).ok()
 }

@@ -1,0 +1,5 @@
+//! `cpbim prove` (issue 27; the design is `docs/design/prove.md`): threat-space proof search
+//! above the double-threat / VCF solver. Built so far: the relevance zone of a proof
+//! ([`zone`]), the piece that lets a proof search answer only the defences that matter.
+
+pub mod zone;

@@ -1,0 +1,91 @@
+//! The relevance zone Z(P) of a threat proof P (Wu & Lin's RZOP, 2010; the argument is in
+//! `docs/search.md`, "The relevance zone").
+//!
+//! P proves that A, to move, wins. Z(P) is a set of points such that a defender's move whose
+//! stones all lie outside it, played *before* A's first move (where a proof search asks "what if
+//! the defender does not pass?"), leaves P a proof as it stands. It is the union, over every
+//! node of P, of
+//!
+//! 1. the points P plays for A (its attacks and the stones that complete the row);
+//! 2. the empty points of A's live windows after each attack (so the defender's extra stones
+//!    change neither A's threats nor which defences block them);
+//! 3. the empty points of every window of the defender that holds no stone of A and at least
+//!    k − 2p of the defender's stones at that node (the only windows that p more stones could
+//!    make live, or complete).
+//!
+//! The defences of P are not in it: a defence an outside stone occupies can no longer be
+//! played, and the ones still possible are all in P. Renju's forbidden points depend on stones
+//! far along the lines, so no zone is given there yet (`None`: every reply must be searched).
+
+use crate::board::Board;
+use crate::game::Rule;
+use crate::geom::{Color, Dir, PointSet};
+use crate::search::proof::ProofNode;
+
+/// Z(`proof`) for attacker `a` on `board` (A to move), read from the stones alone (no model,
+/// no knowledge base). `None` in Renju.
+pub fn zone(board: &Board, a: Color, proof: &ProofNode) -> Option<PointSet> {
+    if board.game().rule() == Rule::Renju {
+        return None;
+    }
+    let mut z = PointSet::EMPTY;
+    add(&mut board.clone(), a, proof, &mut z);
+    Some(z)
+}
+
+/// Add the zone of the subtree `node` (A to move on `b`) to `z`; `b` is left as it was.
+fn add(b: &mut Board, a: Color, node: &ProofNode, z: &mut PointSet) {
+    let (k, p) = (b.game().k(), b.game().p());
+    let d = a.opponent();
+    windows(b, d, k.saturating_sub(2 * p), z);
+    match node {
+        ProofNode::Six { six } => six.iter().for_each(|&x| z.insert(x)),
+        ProofNode::Attack { attack, defenses } => {
+            for &x in attack {
+                z.insert(x);
+                b.set(x, Some(a));
+            }
+            // A's live windows, and more (those that would not win once filled, in the
+            // games of exactly k, are taken too).
+            windows(b, a, k - p, z);
+            for defense in defenses {
+                defense.stones.iter().for_each(|&x| b.set(x, Some(d)));
+                add(b, a, &defense.next, z);
+                defense.stones.iter().for_each(|&x| b.set(x, None));
+            }
+            attack.iter().for_each(|&x| b.set(x, None));
+        }
+    }
+}
+
+/// Add to `z` the empty points of every window of `c` on `b` (k points in a line, none of the
+/// opponent's stones) that holds at least `min` stones of `c`.
+fn windows(b: &Board, c: Color, min: usize, z: &mut PointSet) {
+    let game = *b.game();
+    let k = game.k() as isize;
+    for start in game.points() {
+        for dir in Dir::ALL {
+            let Some(cells) = (0..k)
+                .map(|i| game.step(start, dir, i))
+                .collect::<Option<Vec<_>>>()
+            else {
+                continue;
+            };
+            let mut own = 0;
+            let mut blocked = false;
+            for &x in &cells {
+                match b.get(x) {
+                    Some(s) if s == c => own += 1,
+                    Some(_) => blocked = true,
+                    None => {}
+                }
+            }
+            if !blocked && own >= min {
+                cells
+                    .iter()
+                    .filter(|&&x| b.is_empty(x))
+                    .for_each(|&x| z.insert(x));
+            }
+        }
+    }
+}
