@@ -3,7 +3,7 @@
 
 use super::progress::Progress;
 use super::{limits, stopped, with_game_model, with_model, ModelName, STOP};
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use cpbim::bench::{bench_config, builtin_sets, load_sets, run_model, sample, Report};
 use cpbim::search::Config;
@@ -84,6 +84,10 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     models.dedup();
     if let Some((from, to)) = args.rewound {
         return rewound(args, &models, &cfg, &pool, from, to);
+    }
+    // The figures' folder before minutes of benchmark, not after.
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     let mut sets = match &args.sets {
         Some(dir) => load_sets(dir)?,
