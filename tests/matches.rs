@@ -341,3 +341,21 @@ fn an_engine_that_closes_its_output_loses_by_crash_at_once() {
     );
     assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
 }
+
+#[test]
+fn an_engine_that_cannot_run_is_an_error_not_a_match() {
+    let o = cpbim(
+        &["match", "--engine", "no-such-engine-here", "--games", "2"],
+        b"",
+        &[],
+    );
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert!(
+        o.stderr
+            .contains("--engine no-such-engine-here: cannot run it (exit status 127)")
+            && o.stderr.contains("not found"),
+        "{}",
+        o.stderr
+    );
+    assert!(!o.stderr.contains("game 1"), "{}", o.stderr);
+}

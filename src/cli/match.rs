@@ -4,6 +4,7 @@ use super::{limits, stopped, STOP};
 use anyhow::{Context, Result};
 use clap::Args;
 use cpbim::matches::openings::{self, Opening};
+use cpbim::matches::process::EngineProcess;
 use cpbim::matches::run::{self, Plan};
 use cpbim::matches::stats::Sprt;
 use cpbim::matches::wire::Wire;
@@ -97,6 +98,7 @@ pub fn run(args: &MatchArgs) -> Result<()> {
             .transpose()
             .map_err(anyhow::Error::msg)?,
     };
+    check_engines(&plan.engines)?;
     if let Some(dir) = &args.records {
         std::fs::create_dir_all(dir).with_context(|| format!("--records {}", dir.display()))?;
     }
@@ -134,6 +136,22 @@ pub fn run(args: &MatchArgs) -> Result<()> {
         0 => Ok(()),
         n => anyhow::bail!("{n} game records not written (the reasons are above)"),
     }
+}
+
+/// A command that cannot run at all would lose every game "by crash": say so instead (both
+/// engines watched at once, for 0.2 s).
+fn check_engines(engines: &[String; 2]) -> Result<()> {
+    let wait = std::time::Duration::from_millis(200);
+    let checks = std::thread::scope(|s| {
+        engines
+            .each_ref()
+            .map(|e| s.spawn(move || EngineProcess::check_runs(e, wait)))
+            .map(|h| h.join().unwrap_or(Ok(())))
+    });
+    for (engine, check) in engines.iter().zip(checks) {
+        check.map_err(|e| anyhow::anyhow!("--engine {}: {e}", cpbim::text::excerpt(engine)))?;
+    }
+    Ok(())
 }
 
 fn read_openings(spec: &str, stones: usize, game: &Game) -> Result<Vec<Opening>> {

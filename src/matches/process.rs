@@ -4,6 +4,7 @@
 
 use crate::files::{self, LineRead};
 use std::io::{BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -103,7 +104,6 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Start `command` with `sh -c`; its standard error is discarded.
     pub fn spawn(command: &str) -> Result<EngineProcess, Failure> {
-        use std::os::unix::process::CommandExt;
         // A single command runs in place of the shell (`exec`), so that when the engine closes
         // its output the runner sees the end of it, not a shell still holding the pipe.
         let line = if is_simple(command) {
@@ -152,6 +152,55 @@ impl EngineProcess {
             lines,
             farewell: "quit",
         })
+    }
+
+    /// Can `command` be run at all? Started and watched for `wait`: a shell that exits with
+    /// status 127 (command not found) or 126 (not executable) says it cannot, with the
+    /// shell's message. An engine that runs, or exits for any other reason, passes: its
+    /// games judge it.
+    pub fn check_runs(command: &str, wait: Duration) -> Result<(), String> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .process_group(0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start a shell: {e}"))?;
+        let end = Instant::now() + wait;
+        let status = loop {
+            match child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < end => std::thread::sleep(Duration::from_millis(10)),
+                _ => break None,
+            }
+        };
+        let group = child.id() as i32;
+        // SAFETY: kill(2) on the process group the child leads (process_group(0)).
+        unsafe {
+            libc::kill(-group, libc::SIGKILL);
+        }
+        let _ = child.wait();
+        match status.and_then(|s| s.code()) {
+            Some(code @ (126 | 127)) => {
+                let mut said = String::new();
+                if let Some(mut err) = child.stderr.take() {
+                    use std::io::Read;
+                    let _ = err.read_to_string(&mut said);
+                }
+                let said: String = said
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .chars()
+                    .take(200)
+                    .collect();
+                Err(format!("cannot run it (exit status {code}): {said}"))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The line that asks the engine to exit, sent when it is dropped (default `quit`).
