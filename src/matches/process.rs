@@ -43,10 +43,7 @@ pub fn kill_all() {
     for slot in &GROUPS {
         let group = slot.load(Ordering::SeqCst);
         if group > 0 {
-            // SAFETY: kill(2) on a process group this process started and has not reaped.
-            unsafe {
-                libc::kill(-group, libc::SIGKILL);
-            }
+            kill_group(group);
         }
     }
 }
@@ -92,6 +89,21 @@ fn is_simple(command: &str) -> bool {
     !first.is_empty() && !first.contains('=') && !shell_words.contains(&first)
 }
 
+/// `sh -c line` in a process group of its own, so that what the shell starts dies with it.
+fn shell(line: &str) -> Command {
+    let mut command = Command::new("sh");
+    command.arg("-c").arg(line).process_group(0);
+    command
+}
+
+/// Kill the process group `group` that a child of ours leads ([`shell`]). Async-signal-safe.
+fn kill_group(group: i32) {
+    // SAFETY: kill(2) on a process group this process started (process_group(0)).
+    unsafe {
+        libc::kill(-group, libc::SIGKILL);
+    }
+}
+
 /// A running engine.
 pub struct EngineProcess {
     child: Child,
@@ -111,11 +123,7 @@ impl EngineProcess {
         } else {
             command.to_string()
         };
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(line)
-            // Its own process group, so that what the shell starts dies with it.
-            .process_group(0)
+        let mut child = shell(&line)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -159,10 +167,7 @@ impl EngineProcess {
     /// shell's message. An engine that runs, or exits for any other reason, passes: its
     /// games judge it.
     pub fn check_runs(command: &str, wait: Duration) -> Result<(), String> {
-        let mut child = Command::new("sh")
-            .arg("-c")
-            .arg(command)
-            .process_group(0)
+        let mut child = shell(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -176,11 +181,7 @@ impl EngineProcess {
                 _ => break None,
             }
         };
-        let group = child.id() as i32;
-        // SAFETY: kill(2) on the process group the child leads (process_group(0)).
-        unsafe {
-            libc::kill(-group, libc::SIGKILL);
-        }
+        kill_group(child.id() as i32);
         let _ = child.wait();
         match status.and_then(|s| s.code()) {
             Some(code @ (126 | 127)) => {
@@ -259,10 +260,7 @@ impl Drop for EngineProcess {
         // Whatever the shell started and left behind dies with the group (a group's id is not
         // reused while any of its members lives).
         let group = self.child.id() as i32;
-        // SAFETY: kill(2) on the process group the child leads (process_group(0)).
-        unsafe {
-            libc::kill(-group, libc::SIGKILL);
-        }
+        kill_group(group);
         let _ = self.child.kill();
         let _ = self.child.wait();
         leave(group);
