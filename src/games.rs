@@ -20,8 +20,9 @@ pub struct Recorded {
 /// Why a game file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum GamesError {
-    /// The file could not be read (the cause follows as the error's source).
-    #[error("cannot read {path}")]
+    /// The file could not be read (the cause, which names the file, follows as the error's
+    /// source).
+    #[error("cannot read the game file")]
     Io {
         /// The file.
         path: String,

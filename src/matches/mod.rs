@@ -246,14 +246,13 @@ pub fn play_game(
         });
         match started {
             Ok(pair) => engines.push(pair),
-            Err(Failure::Stopped) => return None,
             Err(f) => {
                 let loser = if k == black {
                     Color::Black
                 } else {
                     Color::White
                 };
-                return end(&r, Some(loser.opponent()), failure_ending(f), time, moves);
+                return end(&r, Some(loser.opponent()), failure_ending(f)?, time, moves);
             }
         }
     }
@@ -273,8 +272,7 @@ pub fn play_game(
         moves[k] += 1;
         let stones = match reply {
             Ok(stones) => stones,
-            Err(Failure::Stopped) => return None,
-            Err(f) => return end(&r, Some(side.opponent()), failure_ending(f), time, moves),
+            Err(f) => return end(&r, Some(side.opponent()), failure_ending(f)?, time, moves),
         };
         if let TimeControl::Game { increment, .. } = rules.time {
             if used > clocks[k] + CLOCK_GRACE {
@@ -301,12 +299,13 @@ pub fn play_game(
     }
 }
 
-fn failure_ending(f: Failure) -> Ending {
+/// How a failure ends the game; `None` when the runner was stopped (the game has no ending).
+fn failure_ending(f: Failure) -> Option<Ending> {
     match f {
-        Failure::Time => Ending::Time,
-        Failure::Crash(why) => Ending::Crash(why),
-        Failure::Malformed(what) => Ending::Illegal(what),
-        Failure::Stopped => unreachable!("a stopped game has no ending"),
+        Failure::Time => Some(Ending::Time),
+        Failure::Crash(why) => Some(Ending::Crash(why)),
+        Failure::Malformed(what) => Some(Ending::Illegal(what)),
+        Failure::Stopped => None,
     }
 }
 

@@ -420,6 +420,17 @@ pub fn kind_of(game: &Game) -> Kind {
     }
 }
 
+/// Refuse a game whose rows are not the `K` a model `name` is built for: such a model would
+/// answer wrongly, not fail ([`kind_of`] names the right one).
+fn check_rows<const K: u32>(name: &str, board: &Board) {
+    assert_eq!(
+        board.game().k() as u32,
+        K,
+        "{name} is built for rows of {K}, not {} (model::kind_of names the model)",
+        board.game()
+    );
+}
+
 #[inline(always)]
 fn derive<S: TypeSource, const K: u32>(src: &S, c: usize, from: u32, len: u32, f: u32) -> Conn {
     let params = src.params(c);
@@ -842,14 +853,7 @@ impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Model
     const NAME: &'static str = S::INCREMENTAL;
 
     fn from_board(board: &Board) -> Self {
-        // A model built for another row length would answer wrongly, not fail: refuse it.
-        assert_eq!(
-            board.game().k() as u32,
-            K,
-            "{} is built for rows of {K}, not {} (model::kind_of names the model)",
-            Self::NAME,
-            board.game()
-        );
+        check_rows::<K>(Self::NAME, board);
         let src = S::for_game(board.game());
         Incremental {
             board: board.clone(),
@@ -1052,13 +1056,7 @@ impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Model for Rebu
     const NAME: &'static str = S::REBUILT;
 
     fn from_board(board: &Board) -> Self {
-        assert_eq!(
-            board.game().k() as u32,
-            K,
-            "{} is built for rows of {K}, not {} (model::kind_of names the model)",
-            Self::NAME,
-            board.game()
-        );
+        check_rows::<K>(Self::NAME, board);
         let src = S::for_game(board.game());
         Rebuilt {
             played: Played::new(board),

@@ -13,6 +13,25 @@ pub struct Out {
     pub stderr: String,
 }
 
+impl From<std::process::Output> for Out {
+    fn from(out: std::process::Output) -> Out {
+        Out {
+            code: out.status.code().unwrap_or(-1),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        }
+    }
+}
+
+/// `cpbim ARGS` as the tests run it: in the package's directory, progress lines off.
+fn command<S: AsRef<OsStr>>(args: &[S]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cpbim"));
+    cmd.args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("CPBIM_PROGRESS_SECS");
+    cmd
+}
+
 impl Out {
     pub fn lines(&self) -> Vec<&str> {
         self.stdout.lines().collect()
@@ -28,11 +47,8 @@ impl Out {
 /// Run `cpbim ARGS` in the package's directory with `stdin` and extra environment `env`
 /// (progress lines off unless `env` sets `CPBIM_PROGRESS_SECS`).
 pub fn cpbim<S: AsRef<OsStr>>(args: &[S], stdin: &[u8], env: &[(&str, &str)]) -> Out {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cpbim"));
-    cmd.args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("CPBIM_PROGRESS_SECS")
-        .envs(env.iter().copied())
+    let mut cmd = command(args);
+    cmd.envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -45,11 +61,7 @@ pub fn cpbim<S: AsRef<OsStr>>(args: &[S], stdin: &[u8], env: &[(&str, &str)]) ->
     });
     let out = child.wait_with_output().expect("the binary ends");
     writer.join().expect("the writer ends");
-    Out {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    Out::from(out)
 }
 
 /// A run of `cpbim ARGS` (no standard input) sent `signal` after `after`: what came back, and
@@ -60,10 +72,7 @@ pub fn signalled<S: AsRef<OsStr>>(
     after: std::time::Duration,
     signal: i32,
 ) -> (Out, std::time::Duration) {
-    let child = Command::new(env!("CARGO_BIN_EXE_cpbim"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("CPBIM_PROGRESS_SECS")
+    let child = command(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -77,14 +86,7 @@ pub fn signalled<S: AsRef<OsStr>>(
     let sent = std::time::Instant::now();
     let out = child.wait_with_output().expect("the binary ends");
     let took = sent.elapsed();
-    (
-        Out {
-            code: out.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        },
-        took,
-    )
+    (Out::from(out), took)
 }
 
 /// `cpbim ARGS` with every file it writes limited to `bytes` (RLIMIT_FSIZE, SIGXFSZ
@@ -92,11 +94,8 @@ pub fn signalled<S: AsRef<OsStr>>(
 #[cfg(unix)]
 pub fn with_file_limit<S: AsRef<OsStr>>(args: &[S], bytes: u64) -> Out {
     use std::os::unix::process::CommandExt;
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cpbim"));
-    cmd.args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("CPBIM_PROGRESS_SECS")
-        .stdin(Stdio::null());
+    let mut cmd = command(args);
+    cmd.stdin(Stdio::null());
     // SAFETY: only async-signal-safe calls (setrlimit, signal) between fork and exec.
     unsafe {
         cmd.pre_exec(move || {
@@ -112,9 +111,5 @@ pub fn with_file_limit<S: AsRef<OsStr>>(args: &[S], bytes: u64) -> Out {
         });
     }
     let out = cmd.output().expect("the binary runs");
-    Out {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    Out::from(out)
 }
