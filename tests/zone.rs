@@ -6,21 +6,10 @@
 
 mod common;
 
+use common::threats::moves;
 use common::{check_proof_relaxed, colour, random_position, Plain, Rules};
 use cpbim::search::{solve, Config, Outcome};
 use cpbim::{Color, Game, Point, PointSet, Position, Raw};
-
-/// Every set of `p` distinct points of `points`.
-fn moves(points: &[usize], p: usize) -> Vec<Vec<usize>> {
-    match p {
-        1 => points.iter().map(|&x| vec![x]).collect(),
-        _ => points
-            .iter()
-            .enumerate()
-            .flat_map(|(i, &x)| points[i + 1..].iter().map(move |&y| vec![x, y]))
-            .collect(),
-    }
-}
 
 /// What the zone test saw on one game.
 #[derive(Default, Debug)]

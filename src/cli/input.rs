@@ -319,6 +319,30 @@ pub fn line_items(
     })
 }
 
+/// The one game a command of one position reads (`move`, `prove`): the argument's text, or
+/// the one line of a file or of standard input that holds a game (blank and comment lines
+/// aside).
+pub fn one_game(args: &super::InputArgs, command: &str) -> Result<String> {
+    let lines = match read(args.position.as_deref(), args.game_id)? {
+        Inputs::One(text) => return Ok(text),
+        Inputs::Lines(lines) => lines.collect_all()?,
+    };
+    let mut games = Vec::new();
+    for l in &lines {
+        let text = notation::decode(&l.bytes).with_context(|| format!("line {}", l.number))?;
+        if !notation::is_blank(&text) {
+            games.push(text.into_owned());
+        }
+    }
+    match games.as_slice() {
+        [one] => Ok(one.clone()),
+        _ => bail!(
+            "`{command}` takes one game, not {} lines of games",
+            games.len()
+        ),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,6 +30,7 @@ mod r#move;
 mod name;
 mod position;
 mod progress;
+mod prove;
 mod serve;
 mod solve;
 mod testsets;
@@ -92,6 +93,9 @@ enum Command {
     Engine(engine::EngineArgs),
     /// Play two engine processes against each other and report the result with Elo.
     Match(r#match::MatchArgs),
+    /// Prove a win that needs threats before the double threats or fours `solve` finds:
+    /// threat-space proof search with relevance zones (docs/search.md).
+    Prove(prove::ProveArgs),
     /// The analysis board in the browser: a local web server with the page and a JSON API.
     Serve(serve::ServeArgs),
 }
@@ -387,5 +391,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Engine(args) => engine::run(&args),
         Command::Match(args) => r#match::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Prove(args) => prove::run(&args),
     }
 }

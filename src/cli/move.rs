@@ -1,8 +1,8 @@
 //! `cpbim move`: the move the engine plays in a position (docs/engine.md).
 
-use super::input::{self, Inputs};
+use super::input;
 use super::{limits, InputArgs};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
 use cpbim::engine::{player_for, Choice, Limits, PlayerKind, Verdict};
 use cpbim::report::choice_json;
@@ -57,10 +57,7 @@ pub fn run(args: &MoveArgs) -> Result<()> {
             .map_err(anyhow::Error::msg)?,
         clock: None,
     };
-    let text = match input::read(args.input.position.as_deref(), args.input.game_id)? {
-        Inputs::One(text) => text,
-        Inputs::Lines(lines) => one_game(&lines.collect_all()?)?,
-    };
+    let text = input::one_game(&args.input, "move")?;
     let record = cpbim::parse_record(&text, args.input.reading())?;
     let pos = cpbim::report::to_play(&record).map_err(anyhow::Error::msg)?;
     let choice = player_for(args.player, pos.game(), tuning.for_game(pos.game()))
@@ -80,22 +77,6 @@ pub fn check_player(kind: PlayerKind, params: Option<&str>) -> Result<()> {
         anyhow::bail!("--params weighs only the cpbim engine, not the baseline player {kind}");
     }
     Ok(())
-}
-
-/// The one line of a file that holds a game (blank and comment lines aside).
-fn one_game(lines: &[input::Line]) -> Result<String> {
-    let mut games = Vec::new();
-    for l in lines {
-        let text =
-            cpbim::notation::decode(&l.bytes).with_context(|| format!("line {}", l.number))?;
-        if !cpbim::notation::is_blank(&text) {
-            games.push(text.into_owned());
-        }
-    }
-    match games.as_slice() {
-        [one] => Ok(one.clone()),
-        _ => anyhow::bail!("`move` takes one game, not {} lines of games", games.len()),
-    }
 }
 
 fn stones(s: &[Point]) -> String {

@@ -19,7 +19,7 @@
 
 use crate::board::Board;
 use crate::game::Rule;
-use crate::geom::{Color, Dir, PointSet};
+use crate::geom::{Color, Point, PointSet};
 use crate::search::proof::ProofNode;
 
 /// Z(`proof`) for attacker `a` on `board` (A to move), read from the stones alone (no model,
@@ -61,31 +61,36 @@ fn add(b: &mut Board, a: Color, node: &ProofNode, z: &mut PointSet) {
 /// Add to `z` the empty points of every window of `c` on `b` (k points in a line, none of the
 /// opponent's stones) that holds at least `min` stones of `c`.
 fn windows(b: &Board, c: Color, min: usize, z: &mut PointSet) {
-    let game = *b.game();
-    let k = game.k() as isize;
-    for start in game.points() {
-        for dir in Dir::ALL {
-            let Some(cells) = (0..k)
-                .map(|i| game.step(start, dir, i))
-                .collect::<Option<Vec<_>>>()
-            else {
-                continue;
-            };
-            let mut own = 0;
-            let mut blocked = false;
-            for &x in &cells {
-                match b.get(x) {
-                    Some(s) if s == c => own += 1,
-                    Some(_) => blocked = true,
-                    None => {}
-                }
-            }
-            if !blocked && own >= min {
-                cells
-                    .iter()
-                    .filter(|&&x| b.is_empty(x))
-                    .for_each(|&x| z.insert(x));
-            }
+    for_each_window(b, |cells| {
+        let (own, blocked) = count(b, c, cells);
+        if !blocked && own >= min {
+            cells
+                .iter()
+                .filter(|&&x| b.is_empty(x))
+                .for_each(|&x| z.insert(x));
+        }
+    });
+}
+
+/// Call `f` with every window of `b`'s game: k consecutive points of a line, in line order.
+pub(crate) fn for_each_window(b: &Board, mut f: impl FnMut(&[Point])) {
+    let k = b.game().k();
+    for line in &b.game().geometry().lines {
+        let points = &line.points[..line.len as usize];
+        points.windows(k).for_each(&mut f);
+    }
+}
+
+/// The stones of `c` in `cells`, and whether the opponent has one there.
+pub(crate) fn count(b: &Board, c: Color, cells: &[Point]) -> (usize, bool) {
+    let mut own = 0;
+    let mut blocked = false;
+    for &x in cells {
+        match b.get(x) {
+            Some(s) if s == c => own += 1,
+            Some(_) => blocked = true,
+            None => {}
         }
     }
+    (own, blocked)
 }

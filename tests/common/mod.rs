@@ -14,6 +14,7 @@
 pub mod binary;
 pub mod mutate;
 pub mod renju;
+pub mod threats;
 
 use serde_json::Value;
 use std::collections::HashMap;

@@ -1,0 +1,238 @@
+//! `cpbim prove`: threat-space proof search (docs/search.md, "Threat-space proofs").
+
+use super::progress::Progress;
+use super::{input, limits, InputArgs, ModelName};
+use anyhow::{Context, Result};
+use clap::Args;
+use cpbim::prove::{self, Answer, Limits, Verdict};
+use cpbim::{Color, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The most threats on a line `--threats` allows.
+const MAX_THREATS: u32 = 12;
+
+#[derive(Args)]
+pub struct ProveArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Threat moves on any line of the proof before the leaf search's win (the search tries
+    /// 0, 1, … up to this).
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    threats: u32,
+    /// The leaf search's depth in plies (whole rounds: a multiple of 4 in Connect6, of 2 in
+    /// the games of five).
+    #[arg(long, default_value_t = 16, value_name = "PLIES")]
+    leaf_depth: u32,
+    /// Nodes of one leaf search (one that runs out counts as no win).
+    #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+    leaf_nodes: u64,
+    /// Threat moves tried at each attacker node, the most promising first.
+    #[arg(long, default_value_t = 24, value_name = "N")]
+    width: usize,
+    /// Stop after this many nodes (result `stopped`).
+    #[arg(long, value_name = "N")]
+    nodes: Option<u64>,
+    /// Stop after this many seconds (result `stopped`).
+    #[arg(long, value_name = "SECONDS")]
+    time: Option<f64>,
+    /// Answer every legal defence, not only those inside the relevance zone (the reference
+    /// the zone is measured against; much slower).
+    #[arg(long)]
+    full_width: bool,
+    /// Write the proof, when one is found, to this file as JSON (docs/json.md).
+    #[arg(long, value_name = "FILE")]
+    proof: Option<std::path::PathBuf>,
+    /// One JSON object, the proof included (docs/json.md).
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &ProveArgs) -> Result<()> {
+    let text = input::one_game(&args.input, "prove")?;
+    let record = input::game_record(&text, args.input.reading())?;
+    let pos = cpbim::report::to_play(&record).map_err(anyhow::Error::msg)?;
+    let game = *pos.game();
+    if pos.stones_to_place() != game.p() {
+        anyhow::bail!(
+            "the side to move places {} stone here, not {}: `prove` starts from a move of {} stones",
+            pos.stones_to_place(),
+            game.p(),
+            game.p()
+        );
+    }
+    let limits = limits_of(args, &pos)?;
+    super::interrupt::soften();
+    let progress = limits.progress.clone().expect("set by limits_of");
+    let stop = &super::STOP;
+    let answer = with_progress(&progress, || {
+        super::with_game_model!(game, ModelName::Cpbim, M => {
+            Ok::<_, anyhow::Error>(prove::prove::<M>(pos.board(), pos.to_move(), &limits, stop))
+        })
+    })?;
+    if let (Some(path), Verdict::Proven(proof)) = (&args.proof, &answer.verdict) {
+        let json = serde_json::to_string(proof)?;
+        cpbim::files::write(path, json + "\n")
+            .with_context(|| format!("writing the proof to {}", path.display()))?;
+    }
+    if args.json {
+        outln!("{}", json(&pos, &limits, &answer))?;
+    } else {
+        outln!("{}", text_of(pos.to_move(), &limits, &answer))?;
+    }
+    Ok(())
+}
+
+/// The search's limits from the options (checked).
+fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
+    if args.threats > MAX_THREATS {
+        anyhow::bail!("--threats {}: at most {MAX_THREATS}", args.threats);
+    }
+    if args.width == 0 || args.leaf_nodes == 0 {
+        anyhow::bail!("--width and --leaf-nodes are at least 1");
+    }
+    Ok(Limits {
+        threats: args.threats,
+        leaf_depth: limits::depth(args.leaf_depth, pos.game())
+            .map_err(|e| anyhow::anyhow!("--leaf-depth: {e}"))?,
+        leaf_nodes: args.leaf_nodes,
+        width: args.width,
+        max_nodes: args.nodes,
+        max_time: args.time.map(|t| limits::seconds("time", t)).transpose()?,
+        zone: !args.full_width,
+        progress: Some(Arc::new(prove::lambda::Progress::default())),
+    })
+}
+
+/// Run `work` with a progress line on stderr (nodes, threat budget, leaf searches, table).
+fn with_progress<T>(progress: &prove::lambda::Progress, work: impl FnOnce() -> T) -> T {
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let bar = Progress::spinner();
+            let mut waited = Duration::ZERO;
+            while !done.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                waited += Duration::from_millis(100);
+                if waited >= Duration::from_secs(1) {
+                    bar.message(format!(
+                        "proving: threats ≤ {}, {} nodes, {} leaf searches, {} positions known",
+                        progress.threats.load(Ordering::Relaxed),
+                        progress.nodes.load(Ordering::Relaxed),
+                        progress.leaf_searches.load(Ordering::Relaxed),
+                        progress.known.load(Ordering::Relaxed),
+                    ));
+                    bar.inc(0);
+                }
+            }
+            bar.finish();
+        });
+        let out = work();
+        done.store(true, Ordering::Relaxed);
+        out
+    })
+}
+
+fn result_name(v: &Verdict) -> &'static str {
+    match v {
+        Verdict::Proven(_) => "proven",
+        Verdict::NotProven => "not proven",
+        Verdict::Stopped => "stopped",
+    }
+}
+
+fn limits_text(l: &Limits) -> String {
+    format!(
+        "threats ≤ {}, leaf depth {} plies, width {}{}",
+        l.threats,
+        l.leaf_depth,
+        l.width,
+        if l.zone { "" } else { ", full width" }
+    )
+}
+
+/// `proven: black wins with 1 threat (first I8)  (…)`, or why not.
+fn text_of(a: Color, l: &Limits, answer: &Answer) -> String {
+    let head = match &answer.verdict {
+        Verdict::Proven(proof) => {
+            let first = match proof {
+                prove::ThreatProof::Leaf { leaf } => {
+                    format!("the leaf search's win, {}", leaf_line(leaf))
+                }
+                prove::ThreatProof::Threat { threat, .. } => {
+                    format!("first threat {}", stones(threat))
+                }
+            };
+            format!(
+                "proven: {} wins with {} threat{} on the longest line ({first})",
+                a.name(),
+                proof.threats(),
+                if proof.threats() == 1 { "" } else { "s" },
+            )
+        }
+        Verdict::NotProven => format!(
+            "not proven within the limits ({}); this says nothing of who wins",
+            limits_text(l)
+        ),
+        Verdict::Stopped => format!(
+            "stopped at threat budget {} ({}): not proven",
+            answer.threats,
+            limits_text(l)
+        ),
+    };
+    format!(
+        "{head}\n  {} nodes, {} leaf searches ({} nodes), {:.3} s ({:.0} % in leaf searches)",
+        answer.nodes,
+        answer.leaf_searches,
+        answer.leaf_nodes,
+        answer.time.as_secs_f64(),
+        100.0 * answer.leaf_time.as_secs_f64() / answer.time.as_secs_f64().max(1e-9)
+    )
+}
+
+fn leaf_line(leaf: &cpbim::search::proof::ProofNode) -> String {
+    leaf.line()
+        .iter()
+        .map(|m| stones(m))
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+fn stones(s: &[cpbim::Point]) -> String {
+    s.iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn json(pos: &Position, l: &Limits, answer: &Answer) -> serde_json::Value {
+    let proof = match &answer.verdict {
+        Verdict::Proven(proof) => serde_json::to_value(proof).expect("a proof serialises"),
+        _ => serde_json::Value::Null,
+    };
+    serde_json::json!({
+        "result": result_name(&answer.verdict),
+        "game": pos.game().to_string(),
+        "to_move": pos.to_move().name(),
+        "threats": match &answer.verdict {
+            Verdict::Proven(p) => p.threats(),
+            _ => answer.threats,
+        },
+        "limits": {
+            "threats": l.threats,
+            "leaf_depth": l.leaf_depth,
+            "leaf_nodes": l.leaf_nodes,
+            "width": l.width,
+            "nodes": l.max_nodes,
+            "time": l.max_time.map(|t| t.as_secs_f64()),
+            "zone": l.zone,
+        },
+        "nodes": answer.nodes,
+        "leaf_searches": answer.leaf_searches,
+        "leaf_nodes": answer.leaf_nodes,
+        "time_ms": answer.time.as_secs_f64() * 1e3,
+        "leaf_time_ms": answer.leaf_time.as_secs_f64() * 1e3,
+        "proof": proof,
+    })
+}

@@ -1,0 +1,101 @@
+//! Threat-space proofs (`docs/search.md`, "Threat-space proofs"): what `prove` writes, and what
+//! the test suite's brute-force checker reads.
+//!
+//! ```text
+//! PROOF := {"leaf": NODE}                                      the leaf search's proof (NODE of docs/json.md)
+//!        | {"threat": [..], "pass": NODE, "replies": [REPLY, ...]}
+//! REPLY := {"stones": [..], "next": PROOF}                     a defender move and the proof after it
+//!        | {"stone": "K10", "pass": NODE, "replies": [REPLY, ...]}   (two stones a move) a first stone
+//! ```
+//!
+//! After a `threat` the defender may play any legal move. One that `replies` lists is answered
+//! by its own proof. Every other is answered by `pass`: the attacker's threat win as if the
+//! defender had passed, which still holds after any move outside its relevance zone — the
+//! search lists every reply inside it. In the games of two stones a move a `stone` entry does
+//! the same for the moves whose first stone is `stone`: its `pass` is the win after that one
+//! stone, its `replies` the second stones inside that proof's zone.
+
+use crate::geom::Point;
+use crate::search::proof::ProofNode;
+
+/// A proof that the attacker, to move, wins.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum ThreatProof {
+    /// The leaf search (`solve`'s double threats or fours) wins from here.
+    Leaf {
+        /// Its proof.
+        leaf: ProofNode,
+    },
+    /// A move that threatens a leaf win, and the answer to every defence.
+    Threat {
+        /// The attacker's stones.
+        threat: Vec<Point>,
+        /// The leaf win after the threat if the defender passed.
+        pass: ProofNode,
+        /// The defences `pass` does not answer, each answered.
+        replies: Vec<Reply>,
+    },
+}
+
+/// A defence after a threat, answered.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum Reply {
+    /// A whole defender move and the proof after it.
+    Move {
+        /// The defender's stones.
+        stones: Vec<Point>,
+        /// The attacker's win after them.
+        next: ThreatProof,
+    },
+    /// The defender's moves that begin with one stone (two stones a move).
+    Stone {
+        /// The first stone.
+        stone: Point,
+        /// The leaf win after it if the defender placed no second stone.
+        pass: ProofNode,
+        /// The whole moves through `stone` that `pass` does not answer, each answered.
+        replies: Vec<Reply>,
+    },
+}
+
+impl ThreatProof {
+    /// The threat moves on the longest line of the proof (0 for a leaf).
+    pub fn threats(&self) -> u32 {
+        match self {
+            ThreatProof::Leaf { .. } => 0,
+            ThreatProof::Threat { replies, .. } => {
+                1 + replies.iter().map(Reply::threats).max().unwrap_or(0)
+            }
+        }
+    }
+
+    /// Attacker nodes of the proof: its threats and leaves, the leaf proofs' nodes counted.
+    pub fn size(&self) -> usize {
+        match self {
+            ThreatProof::Leaf { leaf } => leaf.size(),
+            ThreatProof::Threat { pass, replies, .. } => {
+                1 + pass.size() + replies.iter().map(Reply::size).sum::<usize>()
+            }
+        }
+    }
+}
+
+impl Reply {
+    fn threats(&self) -> u32 {
+        match self {
+            Reply::Move { next, .. } => next.threats(),
+            Reply::Stone { replies, .. } => replies.iter().map(Reply::threats).max().unwrap_or(0),
+        }
+    }
+
+    fn size(&self) -> usize {
+        match self {
+            Reply::Move { next, .. } => next.size(),
+            Reply::Stone { pass, replies, .. } => {
+                pass.size() + replies.iter().map(Reply::size).sum::<usize>()
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! The brute-force checker of threat-space proofs (`cpbim prove`; the format is in
+//! `src/prove/tree.rs`): raw board only, no knowledge base, no model, no zone. After every
+//! threat it plays every legal defence the board allows and finds each one answered: by its
+//! own listed proof, or by a pass proof that the checker re-checks on the board after that
+//! very defence. So it trusts no relevance-zone argument; it is exact and slow (every defence
+//! of every threat is tried), meant for small boards and short proofs.
+
+use super::{check_proof_relaxed, point_on, Plain};
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// Check `node`, a proof that `a` (to move) wins on `board`. Returns the threats on the
+/// proof's longest line, or why it is wrong.
+pub fn check_threat_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, String> {
+    let d = 3 - a;
+    if board.has_win(d) {
+        return Err("the defender has already won".into());
+    }
+    if let Some(leaf) = node.get("leaf") {
+        return check_proof_relaxed(board, a, leaf)
+            .map(|_| 0)
+            .map_err(|e| format!("leaf: {e}"));
+    }
+    let p = board.rules.p;
+    let threat = points(board, node.get("threat").ok_or("neither leaf nor threat")?)?;
+    let mut distinct = threat.clone();
+    distinct.sort();
+    distinct.dedup();
+    if threat.len() != p || distinct.len() != p {
+        return Err(format!("a threat is {p} distinct stones"));
+    }
+    let mut b = board.clone();
+    for &x in &threat {
+        if b.cells[x] != 0 || b.forbids(a, x) {
+            return Err(format!("the threat {} is not a legal point", board.name(x)));
+        }
+        b.cells[x] = a;
+    }
+    let pass = node.get("pass").ok_or("a threat without its pass proof")?;
+    check_proof_relaxed(&b, a, pass).map_err(|e| format!("the pass proof: {e}"))?;
+    let answers = Answers::read(&b, node)?;
+    let empty: Vec<usize> = (0..b.cells.len()).filter(|&x| b.cells[x] == 0).collect();
+    let mut deepest = 0;
+    for defence in moves(&empty, p) {
+        if defence.iter().any(|&x| b.forbids(d, x)) {
+            continue;
+        }
+        let mut c = b.clone();
+        for &x in &defence {
+            c.cells[x] = d;
+            let mut alone = b.clone();
+            alone.cells[x] = d;
+            if alone.has_win(d) || c.has_win(d) {
+                return Err(format!("the defence {} wins", names(&b, &defence)));
+            }
+        }
+        let threats = answers
+            .check(&c, a, &defence, pass)
+            .map_err(|e| format!("the defence {}: {e}", names(&b, &defence)))?;
+        deepest = deepest.max(threats);
+    }
+    Ok(1 + deepest)
+}
+
+/// The answers a threat lists.
+struct Answers<'v> {
+    /// Whole defences (sorted) and the proof after each.
+    moves: HashMap<Vec<usize>, &'v Value>,
+    /// First stones: the pass proof after each, and the whole defences through it answered.
+    stones: HashMap<usize, (&'v Value, HashMap<Vec<usize>, &'v Value>)>,
+}
+
+impl<'v> Answers<'v> {
+    fn read(b: &Plain, node: &'v Value) -> Result<Answers<'v>, String> {
+        let mut answers = Answers {
+            moves: HashMap::new(),
+            stones: HashMap::new(),
+        };
+        for reply in list(node)? {
+            if let Some(stone) = reply.get("stone") {
+                let s = point_on(&b.rules, stone.as_str().ok_or("expected a point")?);
+                let pass = reply.get("pass").ok_or("a stone without its pass proof")?;
+                let mut inner = HashMap::new();
+                for r in list(reply)? {
+                    let (m, next) = whole(b, r)?;
+                    if !m.contains(&s) {
+                        return Err(format!("{} listed under {}", names(b, &m), b.name(s)));
+                    }
+                    inner.insert(m, next);
+                }
+                answers.stones.insert(s, (pass, inner));
+            } else {
+                let (m, next) = whole(b, reply)?;
+                answers.moves.insert(m, next);
+            }
+        }
+        Ok(answers)
+    }
+
+    /// Is `defence` (played on `c`) answered? Its own proof if listed, else a first stone's
+    /// pass proof or the threat's, checked on `c` itself.
+    fn check(&self, c: &Plain, a: u8, defence: &[usize], pass: &Value) -> Result<u32, String> {
+        if let Some(next) = self.moves.get(defence) {
+            return check_threat_proof(c, a, next);
+        }
+        let mut why = Vec::new();
+        for s in defence {
+            let Some((pass, inner)) = self.stones.get(s) else {
+                continue;
+            };
+            if let Some(next) = inner.get(defence) {
+                return check_threat_proof(c, a, next);
+            }
+            match check_proof_relaxed(c, a, pass) {
+                Ok(_) => return Ok(0),
+                Err(e) => why.push(format!("the pass proof after {}: {e}", c.name(*s))),
+            }
+        }
+        match check_proof_relaxed(c, a, pass) {
+            Ok(_) => Ok(0),
+            Err(e) => {
+                why.push(format!("not listed, and the pass proof fails: {e}"));
+                Err(why.join("; "))
+            }
+        }
+    }
+}
+
+/// A `{"stones": […], "next": …}` entry: its stones sorted, and the proof.
+fn whole<'v>(b: &Plain, reply: &'v Value) -> Result<(Vec<usize>, &'v Value), String> {
+    let mut m = points(b, reply.get("stones").ok_or("a reply without stones")?)?;
+    if m.len() != b.rules.p {
+        return Err(format!("a defence is {} stones", b.rules.p));
+    }
+    m.sort();
+    Ok((m, reply.get("next").ok_or("a reply without next")?))
+}
+
+fn list(node: &Value) -> Result<&Vec<Value>, String> {
+    node.get("replies")
+        .and_then(Value::as_array)
+        .ok_or_else(|| "a threat without its replies".into())
+}
+
+fn points(b: &Plain, v: &Value) -> Result<Vec<usize>, String> {
+    v.as_array()
+        .ok_or("expected a list of points")?
+        .iter()
+        .map(|s| Ok(point_on(&b.rules, s.as_str().ok_or("expected a point")?)))
+        .collect()
+}
+
+/// Every set of `p` (1 or 2) distinct points of `points`, each sorted.
+pub fn moves(points: &[usize], p: usize) -> Vec<Vec<usize>> {
+    match p {
+        1 => points.iter().map(|&x| vec![x]).collect(),
+        _ => points
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &x)| points[i + 1..].iter().map(move |&y| vec![x, y]))
+            .collect(),
+    }
+}
+
+fn names(b: &Plain, m: &[usize]) -> String {
+    m.iter().map(|&x| b.name(x)).collect::<Vec<_>>().join(" ")
+}

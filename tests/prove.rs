@@ -1,0 +1,212 @@
+//! The threat-space proof search (`cpbim::prove`, issue 27): its proofs hold on the raw board
+//! against every defence (the brute-force checker of `tests/common/threats.rs`, which trusts no
+//! zone), cutting the defences to the relevance zone loses no proof that answering every
+//! defence finds, and it proves wins that need a threat before the leaf search's win.
+
+mod common;
+
+use common::threats::check_threat_proof;
+use common::{colour, random_position, Plain, Rules};
+use cpbim::prove::{prove, Limits, ThreatProof, Verdict};
+use cpbim::search::{solve, Config, Outcome};
+use cpbim::{Color, Game, Raw};
+use std::sync::atomic::AtomicBool;
+
+/// What one game's comparison saw.
+#[derive(Default, Debug)]
+struct Seen {
+    positions: usize,
+    leaf_wins: usize,
+    threat_proofs: usize,
+    full_width_proofs: usize,
+    zone_nodes: u64,
+    full_width_nodes: u64,
+}
+
+/// Prove random positions of `game` with zones and full width; check every proof.
+fn compare(game: Game, seeds: std::ops::Range<u64>, stones: usize, limits: &Limits) -> Seen {
+    let never = AtomicBool::new(false);
+    let full_width = Limits {
+        zone: false,
+        ..limits.clone()
+    };
+    let rules = Rules::of(&game);
+    let mut seen = Seen::default();
+    for seed in seeds {
+        let Some(pos) = random_position(game, seed, stones) else {
+            continue;
+        };
+        if pos.stones_to_place() != game.p() {
+            continue;
+        }
+        seen.positions += 1;
+        let a = pos.to_move();
+        let zoned = prove::<Raw>(pos.board(), a, limits, &never);
+        let full = prove::<Raw>(pos.board(), a, &full_width, &never);
+        seen.zone_nodes += zoned.nodes;
+        seen.full_width_nodes += full.nodes;
+        if let Verdict::Proven(proof) = &full.verdict {
+            seen.full_width_proofs += usize::from(proof.threats() > 0);
+            assert!(
+                matches!(zoned.verdict, Verdict::Proven(_)),
+                "{game} {pos:?}: full width proves it, the zone search does not"
+            );
+        }
+        let Verdict::Proven(proof) = zoned.verdict else {
+            continue;
+        };
+        let json = serde_json::to_value(&proof).unwrap();
+        match check_threat_proof(&Plain::from_position(rules, &pos), colour(a), &json) {
+            Ok(threats) => assert_eq!(threats, proof.threats()),
+            Err(e) => panic!("{game} {pos:?} ({a:?}): the proof does not hold: {e}\n{json}"),
+        }
+        match proof {
+            ThreatProof::Leaf { .. } => seen.leaf_wins += 1,
+            ThreatProof::Threat { .. } => seen.threat_proofs += 1,
+        }
+    }
+    seen
+}
+
+#[test]
+fn threat_proofs_hold_against_every_defence_and_zones_lose_none() {
+    for (name, stones, threats, seeds) in [
+        ("connect(8,8,4,1,1)", 7, 2, 0..200),
+        ("connect(9,9,5,1,1)", 9, 2, 0..300),
+        ("connect(9,9,5,2,1)", 5, 1, 0..40),
+        ("connect(9,9,6,2,1)", 9, 1, 0..40),
+    ] {
+        let game: Game = name.parse().unwrap();
+        let limits = Limits {
+            threats,
+            leaf_depth: 8,
+            width: 12,
+            ..Limits::default()
+        };
+        let seen = compare(game, seeds, stones, &limits);
+        eprintln!("{name}: {seen:?}");
+        assert!(
+            seen.threat_proofs >= 2,
+            "{name}: only {} proofs needed a threat",
+            seen.threat_proofs
+        );
+    }
+}
+
+/// Freestyle Gomoku: black makes two open threes with one stone; no four is on the board, so
+/// the leaf search (fours only) finds nothing, and the proof search wins with that threat.
+#[test]
+fn a_double_three_is_proven_where_no_vcf_exists() {
+    let stones = "H8 A1 J8 C1 I7 A3 I9 O15";
+    let pos = cpbim::parse_position(stones, Game::GOMOKU).unwrap();
+    assert_eq!(pos.to_move(), Color::Black);
+    let solved = solve::<Raw>(
+        &pos,
+        &Config {
+            depth: 30,
+            ..Config::default()
+        },
+    );
+    assert_ne!(solved.outcome, Outcome::Win, "{solved:?}");
+    let never = AtomicBool::new(false);
+    let answer = prove::<Raw>(pos.board(), Color::Black, &Limits::default(), &never);
+    let Verdict::Proven(proof) = answer.verdict else {
+        panic!("not proven: {answer:?}");
+    };
+    assert_eq!(proof.threats(), 1);
+    let json = serde_json::to_value(&proof).unwrap();
+    let rules = Rules::of(&Game::GOMOKU);
+    check_threat_proof(&Plain::from_position(rules, &pos), 1, &json).unwrap();
+}
+
+/// The same shape in Renju: the double three is forbidden to black, so no proof may play it;
+/// whatever is proven is checked (black never on a forbidden point, every white reply tried).
+#[test]
+fn renju_proofs_never_play_a_forbidden_point() {
+    let stones = "H8 A1 J8 C1 I7 A3 I9 O15";
+    let pos = cpbim::parse_position(stones, Game::RENJU).unwrap();
+    let double_three = Game::RENJU.parse_point("I8").unwrap();
+    assert!(cpbim::renju::is_forbidden(pos.board(), double_three));
+    let never = AtomicBool::new(false);
+    let answer = prove::<Raw>(pos.board(), Color::Black, &Limits::default(), &never);
+    if let Verdict::Proven(proof) = answer.verdict {
+        let json = serde_json::to_value(&proof).unwrap();
+        let rules = Rules::of(&Game::RENJU);
+        check_threat_proof(&Plain::from_position(rules, &pos), 1, &json).unwrap();
+    }
+}
+
+/// The checker is not a rubber stamp: a proof whose replies are dropped, or whose threat is
+/// moved, is refused.
+#[test]
+fn the_checker_refuses_a_proof_with_an_answer_missing() {
+    let stones = "H8 A1 J8 C1 I7 A3 I9 O15";
+    let pos = cpbim::parse_position(stones, Game::GOMOKU).unwrap();
+    let never = AtomicBool::new(false);
+    let answer = prove::<Raw>(pos.board(), Color::Black, &Limits::default(), &never);
+    let Verdict::Proven(proof) = answer.verdict else {
+        panic!("not proven: {answer:?}");
+    };
+    let board = Plain::from_position(Rules::of(&Game::GOMOKU), &pos);
+    let mut json = serde_json::to_value(&proof).unwrap();
+    json["replies"] = serde_json::json!([]);
+    assert!(check_threat_proof(&board, 1, &json).is_err());
+    let mut json = serde_json::to_value(&proof).unwrap();
+    json["threat"] = serde_json::json!(["H10"]);
+    assert!(check_threat_proof(&board, 1, &json).is_err());
+}
+
+/// A real Connect6 game (game 3 of `data/connect6_games.csv`), black to move after 31 stones:
+/// `solve` finds no double-threat win, `cpbim prove` proves black's with one threat, and its
+/// proof file holds against every one of white's 44,000-odd two-stone replies.
+#[test]
+fn the_cli_proves_a_real_connect6_win_that_solve_does_not_see() {
+    let stones = "j10 j11 k10 k11 i12 l12 l9 m8 l11 n11 n9 n10 o12 k8 j9 i6 k9 i10 h11 g12 l7 h12 g11 f11 h9 h13 g10 h14 i13 g15 i15";
+    let solved = common::binary::cpbim(&["solve", stones], b"", &[]);
+    assert!(solved.stdout.starts_with("none"), "{}", solved.stdout);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("proof.json");
+    let out = common::binary::cpbim(
+        &["prove", stones, "--json", "--proof", file.to_str().unwrap()],
+        b"",
+        &[],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let answer: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(answer["result"], "proven");
+    assert_eq!(answer["threats"], 1);
+    let proof: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(proof, answer["proof"]);
+    let pos = cpbim::parse_position(stones, Game::CONNECT6).unwrap();
+    let board = Plain::from_position(Rules::of(&Game::CONNECT6), &pos);
+    assert_eq!(check_threat_proof(&board, 1, &proof), Ok(1));
+}
+
+#[test]
+fn the_cli_refuses_what_it_cannot_prove_and_says_what_it_did_not() {
+    let run = |args: &[&str]| common::binary::cpbim(args, b"", &[]);
+    // Connect6's first move is one stone.
+    let out = run(&["prove", "j10 k11 k10", "--threats", "0"]);
+    assert!(
+        out.stdout.starts_with("not proven within the limits"),
+        "{}",
+        out.stdout
+    );
+    let out = run(&["prove", ""]);
+    assert_eq!(out.code, 1);
+    let out = run(&["prove", "j10", "--threats", "99"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stderr.contains("--threats 99: at most"),
+        "{}",
+        out.stderr
+    );
+    let out = run(&["prove", "j10", "--width", "0"]);
+    assert!(out.stderr.contains("--width"), "{}", out.stderr);
+    let out = run(&["prove", "j10", "--leaf-depth", "7"]);
+    assert!(out.stderr.contains("--leaf-depth"), "{}", out.stderr);
+    let out = run(&["prove", "j10 k11 k10 l11 l10", "--nodes", "5"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.starts_with("stopped"), "{}", out.stdout);
+}
