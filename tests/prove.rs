@@ -79,6 +79,7 @@ fn threat_proofs_hold_against_every_defence_and_zones_lose_none() {
         let game: Game = name.parse().unwrap();
         let limits = Limits {
             threats,
+            root_depth: 8,
             leaf_depth: 8,
             width: 12,
             ..Limits::default()

@@ -34,7 +34,7 @@ fn zones_hold(game: Game, seeds: std::ops::Range<u64>, stones: usize) -> Seen {
         };
         // Raw: the model of every game (Cpbim is Connect6's).
         let solution = solve::<Raw>(&pos, &config);
-        if solution.outcome != Outcome::Win || solution.depth == 0 {
+        if solution.outcome != Outcome::Win {
             continue;
         }
         let proof = solution.proof.expect("a win carries its proof");

@@ -21,8 +21,12 @@ pub struct ProveArgs {
     /// 0, 1, … up to this).
     #[arg(long, default_value_t = 2, value_name = "N")]
     threats: u32,
-    /// The leaf search's depth in plies (whole rounds: a multiple of 4 in Connect6, of 2 in
-    /// the games of five).
+    /// The depth in plies of the first search, at the root: `solve`'s (so `prove` proves
+    /// every win `solve` finds).
+    #[arg(long, default_value_t = cpbim::search::DEFAULT_DEPTH, value_name = "PLIES")]
+    depth: u32,
+    /// The leaf search's depth in plies below the root (whole rounds: a multiple of 4 in
+    /// Connect6, of 2 in the games of five).
     #[arg(long, default_value_t = 16, value_name = "PLIES")]
     leaf_depth: u32,
     /// Nodes of one leaf search (one that runs out counts as no win).
@@ -94,6 +98,7 @@ fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
     }
     Ok(Limits {
         threats: args.threats,
+        root_depth: limits::depth(args.depth, pos.game())?,
         leaf_depth: limits::depth(args.leaf_depth, pos.game())
             .map_err(|e| anyhow::anyhow!("--leaf-depth: {e}"))?,
         leaf_nodes: args.leaf_nodes,
@@ -221,6 +226,7 @@ fn json(pos: &Position, l: &Limits, answer: &Answer) -> serde_json::Value {
         },
         "limits": {
             "threats": l.threats,
+            "depth": l.root_depth,
             "leaf_depth": l.leaf_depth,
             "leaf_nodes": l.leaf_nodes,
             "width": l.width,

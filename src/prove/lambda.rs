@@ -27,7 +27,10 @@ use std::time::{Duration, Instant};
 pub struct Limits {
     /// Threat moves on any line of the proof before its leaf.
     pub threats: u32,
-    /// The leaf search's depth in plies.
+    /// The depth in plies of the leaf search at the root, the first question asked (`solve`'s
+    /// default, so that `prove` wins wherever `solve` does).
+    pub root_depth: u32,
+    /// The leaf search's depth in plies below the root.
     pub leaf_depth: u32,
     /// Nodes of one leaf search (a leaf that runs out has not won).
     pub leaf_nodes: u64,
@@ -65,6 +68,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             threats: 2,
+            root_depth: crate::search::DEFAULT_DEPTH,
             leaf_depth: 16,
             leaf_nodes: 1_000_000,
             width: 24,
@@ -110,17 +114,14 @@ pub struct Answer {
 /// `stop` ends the search early when set.
 pub fn prove<M: Model>(board: &Board, a: Color, limits: &Limits, stop: &AtomicBool) -> Answer {
     let start = Instant::now();
-    let config = Config {
-        depth: limits.leaf_depth,
-        max_nodes: Some(limits.leaf_nodes),
-        proof: true,
-        complete: true,
-        ..Config::default()
-    };
     let mut prover = Prover::<M> {
         solver: Solver::new(Config {
+            depth: limits.leaf_depth,
+            max_nodes: Some(limits.leaf_nodes),
+            proof: true,
+            complete: true,
             tt_entries: 1 << 18,
-            ..config
+            ..Config::default()
         }),
         limits,
         a,
@@ -140,8 +141,12 @@ pub fn prove<M: Model>(board: &Board, a: Color, limits: &Limits, stop: &AtomicBo
         },
     };
     let mut b = board.clone();
-    if board.find_win_of(a.opponent()).is_none() {
-        for t in 0..=limits.threats {
+    if board.find_win_of(a.opponent()).is_some() {
+        // D has won: nothing to prove.
+    } else if let Some(leaf) = prover.root_leaf(board) {
+        prover.answer.verdict = Verdict::Proven(ThreatProof::Leaf { leaf });
+    } else {
+        for t in 1..=limits.threats {
             prover.answer.threats = t;
             prover.publish();
             if let Some(proof) = prover.attacker(&mut b, t) {
@@ -315,6 +320,21 @@ impl<M: Model> Prover<'_, M> {
     /// May D play the point `x` of `b`?
     fn may_defend(&self, b: &Board, x: Point) -> bool {
         b.is_empty(x) && !(renju::applies(b.game(), self.d) && renju::is_forbidden(b, x))
+    }
+
+    /// The leaf search's proof at the root, at [`Limits::root_depth`], bounded only by the
+    /// search's time limit (as `solve`'s).
+    fn root_leaf(&mut self, b: &Board) -> Option<ProofNode> {
+        let inner = self.solver.config().clone();
+        self.solver.set_config(Config {
+            depth: self.limits.root_depth,
+            max_nodes: None,
+            max_time: self.limits.max_time,
+            ..inner.clone()
+        });
+        let found = self.leaf(b);
+        self.solver.set_config(inner);
+        found
     }
 
     /// The leaf search's proof that A, to move on `b`, wins.

@@ -10,8 +10,9 @@
 //! 2. the empty points of A's live windows after each attack (so the defender's extra stones
 //!    change neither A's threats nor which defences block them);
 //! 3. the empty points of every window of the defender that holds no stone of A and at least
-//!    k − 2p of the defender's stones at that node (the only windows that p more stones could
-//!    make live, or complete).
+//!    k − 2p of the defender's stones at an attack node (the only windows that p more stones
+//!    could make live), k − p at a node that completes the row (the only ones they could
+//!    complete).
 //!
 //! The defences of P are not in it: a defence an outside stone occupies can no longer be
 //! played, and the ones still possible are all in P. Renju's forbidden points depend on stones
@@ -37,10 +38,15 @@ pub fn zone(board: &Board, a: Color, proof: &ProofNode) -> Option<PointSet> {
 fn add(b: &mut Board, a: Color, node: &ProofNode, z: &mut PointSet) {
     let (k, p) = (b.game().k(), b.game().p());
     let d = a.opponent();
-    windows(b, d, k.saturating_sub(2 * p), z);
     match node {
-        ProofNode::Six { six } => six.iter().for_each(|&x| z.insert(x)),
+        ProofNode::Six { six } => {
+            // Nothing is asked of D here but that it has not completed a row: only its
+            // windows that p stones complete matter.
+            windows(b, d, k - p, z);
+            six.iter().for_each(|&x| z.insert(x));
+        }
         ProofNode::Attack { attack, defenses } => {
+            windows(b, d, k.saturating_sub(2 * p), z);
             for &x in attack {
                 z.insert(x);
                 b.set(x, Some(a));
