@@ -18,13 +18,20 @@ struct Seen {
     positions: usize,
     leaf_wins: usize,
     threat_proofs: usize,
+    defender_roots: usize,
     full_width_proofs: usize,
     zone_nodes: u64,
     full_width_nodes: u64,
 }
 
 /// Prove random positions of `game` with zones and full width; check every proof.
-fn compare(game: Game, seeds: std::ops::Range<u64>, stones: usize, limits: &Limits) -> Seen {
+fn compare(
+    game: Game,
+    seeds: std::ops::Range<u64>,
+    stones: usize,
+    limits: &Limits,
+    defender_roots: bool,
+) -> Seen {
     let never = AtomicBool::new(false);
     let full_width = Limits {
         zone: false,
@@ -40,29 +47,35 @@ fn compare(game: Game, seeds: std::ops::Range<u64>, stones: usize, limits: &Limi
             continue;
         }
         seen.positions += 1;
-        let a = pos.to_move();
-        let zoned = prove::<Raw>(pos.board(), a, limits, &never);
-        let full = prove::<Raw>(pos.board(), a, &full_width, &never);
-        seen.zone_nodes += zoned.nodes;
-        seen.full_width_nodes += full.nodes;
-        if let Verdict::Proven(proof) = &full.verdict {
-            seen.full_width_proofs += usize::from(proof.threats() > 0);
-            assert!(
-                matches!(zoned.verdict, Verdict::Proven(_)),
-                "{game} {pos:?}: full width proves it, the zone search does not"
-            );
-        }
-        let Verdict::Proven(proof) = zoned.verdict else {
-            continue;
-        };
-        let json = serde_json::to_value(&proof).unwrap();
-        match check_threat_proof(&Plain::from_position(rules, &pos), colour(a), &json) {
-            Ok(threats) => assert_eq!(threats, proof.threats()),
-            Err(e) => panic!("{game} {pos:?} ({a:?}): the proof does not hold: {e}\n{json}"),
-        }
-        match proof {
-            ThreatProof::Leaf { .. } => seen.leaf_wins += 1,
-            ThreatProof::Threat { .. } => seen.threat_proofs += 1,
+        for a in [pos.to_move(), pos.to_move().opponent()] {
+            // The defender to move at the root: answered in full width, only on small games.
+            if a != pos.to_move() && !defender_roots {
+                continue;
+            }
+            let zoned = prove::<Raw>(&pos, a, limits, &never);
+            let full = prove::<Raw>(&pos, a, &full_width, &never);
+            seen.zone_nodes += zoned.nodes;
+            seen.full_width_nodes += full.nodes;
+            if let Verdict::Proven(proof) = &full.verdict {
+                seen.full_width_proofs += usize::from(proof.threats() > 0);
+                assert!(
+                    matches!(zoned.verdict, Verdict::Proven(_)),
+                    "{game} {pos:?}: full width proves {a:?}'s win, the zone search does not"
+                );
+            }
+            let Verdict::Proven(proof) = zoned.verdict else {
+                continue;
+            };
+            let json = serde_json::to_value(&proof).unwrap();
+            match check_threat_proof(&Plain::from_position(rules, &pos), colour(a), &json) {
+                Ok(threats) => assert_eq!(threats, proof.threats()),
+                Err(e) => panic!("{game} {pos:?} ({a:?}): the proof does not hold: {e}\n{json}"),
+            }
+            match proof {
+                ThreatProof::Leaf { .. } => seen.leaf_wins += 1,
+                ThreatProof::Threat { .. } => seen.threat_proofs += 1,
+                ThreatProof::Defence { .. } => seen.defender_roots += 1,
+            }
         }
     }
     seen
@@ -70,11 +83,11 @@ fn compare(game: Game, seeds: std::ops::Range<u64>, stones: usize, limits: &Limi
 
 #[test]
 fn threat_proofs_hold_against_every_defence_and_zones_lose_none() {
-    for (name, stones, threats, seeds) in [
-        ("connect(8,8,4,1,1)", 7, 2, 0..200),
-        ("connect(9,9,5,1,1)", 9, 2, 0..300),
-        ("connect(9,9,5,2,1)", 5, 1, 0..40),
-        ("connect(9,9,6,2,1)", 9, 1, 0..40),
+    for (name, stones, threats, seeds, defender_roots) in [
+        ("connect(8,8,4,1,1)", 7, 2, 0..200, true),
+        ("connect(9,9,5,1,1)", 9, 2, 0..300, true),
+        ("connect(9,9,5,2,1)", 5, 1, 0..40, false),
+        ("connect(9,9,6,2,1)", 9, 1, 0..40, false),
     ] {
         let game: Game = name.parse().unwrap();
         let limits = Limits {
@@ -84,12 +97,17 @@ fn threat_proofs_hold_against_every_defence_and_zones_lose_none() {
             width: 12,
             ..Limits::default()
         };
-        let seen = compare(game, seeds, stones, &limits);
+        let seen = compare(game, seeds, stones, &limits, defender_roots);
         eprintln!("{name}: {seen:?}");
         assert!(
             seen.threat_proofs >= 2,
             "{name}: only {} proofs needed a threat",
             seen.threat_proofs
+        );
+        assert!(
+            !defender_roots || seen.defender_roots >= 2,
+            "{name}: only {} proofs with the defender to move",
+            seen.defender_roots
         );
     }
 }
@@ -110,7 +128,7 @@ fn a_double_three_is_proven_where_no_vcf_exists() {
     );
     assert_ne!(solved.outcome, Outcome::Win, "{solved:?}");
     let never = AtomicBool::new(false);
-    let answer = prove::<Raw>(pos.board(), Color::Black, &Limits::default(), &never);
+    let answer = prove::<Raw>(&pos, Color::Black, &Limits::default(), &never);
     let Verdict::Proven(proof) = answer.verdict else {
         panic!("not proven: {answer:?}");
     };
@@ -129,7 +147,7 @@ fn renju_proofs_never_play_a_forbidden_point() {
     let double_three = Game::RENJU.parse_point("I8").unwrap();
     assert!(cpbim::renju::is_forbidden(pos.board(), double_three));
     let never = AtomicBool::new(false);
-    let answer = prove::<Raw>(pos.board(), Color::Black, &Limits::default(), &never);
+    let answer = prove::<Raw>(&pos, Color::Black, &Limits::default(), &never);
     if let Verdict::Proven(proof) = answer.verdict {
         let json = serde_json::to_value(&proof).unwrap();
         let rules = Rules::of(&Game::RENJU);
@@ -144,7 +162,7 @@ fn the_checker_refuses_a_proof_with_an_answer_missing() {
     let stones = "H8 A1 J8 C1 I7 A3 I9 O15";
     let pos = cpbim::parse_position(stones, Game::GOMOKU).unwrap();
     let never = AtomicBool::new(false);
-    let answer = prove::<Raw>(pos.board(), Color::Black, &Limits::default(), &never);
+    let answer = prove::<Raw>(&pos, Color::Black, &Limits::default(), &never);
     let Verdict::Proven(proof) = answer.verdict else {
         panic!("not proven: {answer:?}");
     };
@@ -207,7 +225,53 @@ fn the_cli_refuses_what_it_cannot_prove_and_says_what_it_did_not() {
     assert!(out.stderr.contains("--width"), "{}", out.stderr);
     let out = run(&["prove", "j10", "--leaf-depth", "7"]);
     assert!(out.stderr.contains("--leaf-depth"), "{}", out.stderr);
+    let out = run(&[
+        "prove",
+        "--game",
+        "gomoku",
+        "H8 A1 J8 C1 I7 A3 I9 O15 I8",
+        "--side",
+        "black",
+    ]);
+    assert!(
+        out.stdout.starts_with("proven: black wins"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("white to move: every move answered"),
+        "{}",
+        out.stdout
+    );
     let out = run(&["prove", "j10 k11 k10 l11 l10", "--nodes", "5"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.starts_with("stopped"), "{}", out.stdout);
+}
+
+/// After black's double three, white is to move: black's win is proven over every white move
+/// (those outside the zone of black's win were white to pass answered by that win), and the
+/// checker plays all of them.
+#[test]
+fn a_win_of_the_side_not_to_move_answers_every_move() {
+    let pos = cpbim::parse_position("H8 A1 J8 C1 I7 A3 I9 O15 I8", Game::GOMOKU).unwrap();
+    assert_eq!(pos.to_move(), Color::White);
+    let never = AtomicBool::new(false);
+    let answer = prove::<Raw>(&pos, Color::Black, &Limits::default(), &never);
+    let Verdict::Proven(proof) = answer.verdict else {
+        panic!("not proven: {answer:?}");
+    };
+    assert!(
+        matches!(proof, ThreatProof::Defence { pass: Some(_), .. }),
+        "{proof:?}"
+    );
+    let json = serde_json::to_value(&proof).unwrap();
+    let board = Plain::from_position(Rules::of(&Game::GOMOKU), &pos);
+    assert_eq!(check_threat_proof(&board, 1, &json), Ok(0));
+    // White's win is not there to prove.
+    let answer = prove::<Raw>(&pos, Color::White, &Limits::default(), &never);
+    assert_eq!(answer.verdict, Verdict::NotProven);
+    // Without its pass proof the defence lists too little.
+    let mut broken = json.clone();
+    broken["pass"] = serde_json::Value::Null;
+    assert!(check_threat_proof(&board, 1, &broken).is_err());
 }

@@ -154,7 +154,7 @@ pub enum Side {
 }
 
 impl Side {
-    fn color(self) -> Color {
+    pub fn color(self) -> Color {
         match self {
             Side::Black => Color::Black,
             Side::White => Color::White,

@@ -17,6 +17,11 @@ const MAX_THREATS: u32 = 12;
 pub struct ProveArgs {
     #[command(flatten)]
     input: InputArgs,
+    /// The side whose win is to be proven (default: the side to move). For the other side,
+    /// every move of the side to move must be answered: the three-stone openings of the games
+    /// of five are white to move, and black's win is the question.
+    #[arg(long, value_enum, value_name = "SIDE")]
+    side: Option<super::Side>,
     /// Threat moves on any line of the proof before the leaf search's win (the search tries
     /// 0, 1, … up to this).
     #[arg(long, default_value_t = 2, value_name = "N")]
@@ -27,7 +32,7 @@ pub struct ProveArgs {
     depth: u32,
     /// The leaf search's depth in plies below the root (whole rounds: a multiple of 4 in
     /// Connect6, of 2 in the games of five).
-    #[arg(long, default_value_t = 16, value_name = "PLIES")]
+    #[arg(long, default_value_t = 24, value_name = "PLIES")]
     leaf_depth: u32,
     /// Nodes of one leaf search (one that runs out counts as no win).
     #[arg(long, default_value_t = 1_000_000, value_name = "N")]
@@ -58,7 +63,8 @@ pub fn run(args: &ProveArgs) -> Result<()> {
     let record = input::game_record(&text, args.input.reading())?;
     let pos = cpbim::report::to_play(&record).map_err(anyhow::Error::msg)?;
     let game = *pos.game();
-    if pos.stones_to_place() != game.p() {
+    let side = args.side.map_or(pos.to_move(), super::Side::color);
+    if side == pos.to_move() && pos.stones_to_place() != game.p() {
         anyhow::bail!(
             "the side to move places {} stone here, not {}: `prove` starts from a move of {} stones",
             pos.stones_to_place(),
@@ -72,7 +78,7 @@ pub fn run(args: &ProveArgs) -> Result<()> {
     let stop = &super::STOP;
     let answer = with_progress(&progress, || {
         super::with_game_model!(game, ModelName::Cpbim, M => {
-            Ok::<_, anyhow::Error>(prove::prove::<M>(pos.board(), pos.to_move(), &limits, stop))
+            Ok::<_, anyhow::Error>(prove::prove::<M>(&pos, side, &limits, stop))
         })
     })?;
     if let (Some(path), Verdict::Proven(proof)) = (&args.proof, &answer.verdict) {
@@ -81,9 +87,9 @@ pub fn run(args: &ProveArgs) -> Result<()> {
             .with_context(|| format!("writing the proof to {}", path.display()))?;
     }
     if args.json {
-        outln!("{}", json(&pos, &limits, &answer))?;
+        outln!("{}", json(&pos, side, &limits, &answer))?;
     } else {
-        outln!("{}", text_of(pos.to_move(), &limits, &answer))?;
+        outln!("{}", text_of(side, &limits, &answer))?;
     }
     Ok(())
 }
@@ -168,6 +174,11 @@ fn text_of(a: Color, l: &Limits, answer: &Answer) -> String {
                 prove::ThreatProof::Threat { threat, .. } => {
                     format!("first threat {}", stones(threat))
                 }
+                prove::ThreatProof::Defence { replies, .. } => format!(
+                    "{} to move: every move answered, {} by a proof of its own",
+                    a.opponent().name(),
+                    replies.len()
+                ),
             };
             format!(
                 "proven: {} wins with {} threat{} on the longest line ({first})",
@@ -211,7 +222,7 @@ fn stones(s: &[cpbim::Point]) -> String {
         .join(" ")
 }
 
-fn json(pos: &Position, l: &Limits, answer: &Answer) -> serde_json::Value {
+fn json(pos: &Position, side: Color, l: &Limits, answer: &Answer) -> serde_json::Value {
     let proof = match &answer.verdict {
         Verdict::Proven(proof) => serde_json::to_value(proof).expect("a proof serialises"),
         _ => serde_json::Value::Null,
@@ -220,6 +231,7 @@ fn json(pos: &Position, l: &Limits, answer: &Answer) -> serde_json::Value {
         "result": result_name(&answer.verdict),
         "game": pos.game().to_string(),
         "to_move": pos.to_move().name(),
+        "side": side.name(),
         "threats": match &answer.verdict {
             Verdict::Proven(p) => p.threats(),
             _ => answer.threats,

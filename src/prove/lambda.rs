@@ -9,7 +9,7 @@
 //! node with one threat fewer to spend. The threat budget grows from 0, so the proof found uses
 //! the fewest threats on its longest line that the search can find.
 
-use crate::board::Board;
+use crate::board::{Board, Position};
 use crate::geom::{Color, Point, PointSet, MAX_POINTS};
 use crate::model::Model;
 use crate::prove::tree::{Reply, ThreatProof};
@@ -69,7 +69,7 @@ impl Default for Limits {
         Limits {
             threats: 2,
             root_depth: crate::search::DEFAULT_DEPTH,
-            leaf_depth: 16,
+            leaf_depth: 24,
             leaf_nodes: 1_000_000,
             width: 24,
             max_nodes: None,
@@ -110,9 +110,10 @@ pub struct Answer {
     pub leaf_time: Duration,
 }
 
-/// Prove that `a`, to move on `board`, wins, within `limits`, with model `M` at the leaves.
-/// `stop` ends the search early when set.
-pub fn prove<M: Model>(board: &Board, a: Color, limits: &Limits, stop: &AtomicBool) -> Answer {
+/// Prove that `a` wins in `pos`, within `limits`, with model `M` at the leaves. When `a` is
+/// not to move, every move of the side to move must be answered (inside the zone of `a`'s
+/// win were it to pass, when there is one). `stop` ends the search early when set.
+pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicBool) -> Answer {
     let start = Instant::now();
     let mut prover = Prover::<M> {
         solver: Solver::new(Config {
@@ -130,6 +131,7 @@ pub fn prove<M: Model>(board: &Board, a: Color, limits: &Limits, stop: &AtomicBo
         deadline: limits.max_time.and_then(|t| start.checked_add(t)),
         stopped: false,
         table: FxHashMap::default(),
+        killers: Vec::with_capacity(KILLERS + 1),
         answer: Answer {
             verdict: Verdict::NotProven,
             threats: 0,
@@ -140,16 +142,23 @@ pub fn prove<M: Model>(board: &Board, a: Color, limits: &Limits, stop: &AtomicBo
             leaf_time: Duration::ZERO,
         },
     };
-    let mut b = board.clone();
-    if board.find_win_of(a.opponent()).is_some() {
+    let mut b = pos.board().clone();
+    let root_leaf = prover.root_leaf(pos.board());
+    if pos.board().find_win_of(a.opponent()).is_some() {
         // D has won: nothing to prove.
-    } else if let Some(leaf) = prover.root_leaf(board) {
-        prover.answer.verdict = Verdict::Proven(ThreatProof::Leaf { leaf });
+    } else if let (true, Some(leaf)) = (pos.to_move() == a, &root_leaf) {
+        prover.answer.verdict = Verdict::Proven(ThreatProof::Leaf { leaf: leaf.clone() });
     } else {
-        for t in 1..=limits.threats {
+        let first = if pos.to_move() == a { 1 } else { 0 };
+        for t in first..=limits.threats {
             prover.answer.threats = t;
             prover.publish();
-            if let Some(proof) = prover.attacker(&mut b, t) {
+            let found = if pos.to_move() == a {
+                prover.attacker(&mut b, t)
+            } else {
+                prover.defender_root(&mut b, root_leaf.as_ref(), pos.stones_to_place(), t)
+            };
+            if let Some(proof) = found {
                 prover.answer.verdict = Verdict::Proven(proof);
                 break;
             }
@@ -172,6 +181,9 @@ enum Known {
     Failed(u32),
 }
 
+/// Refuting defender stones remembered for move ordering.
+const KILLERS: usize = 8;
+
 /// Attacker nodes remembered at most; the table is cleared when it holds more.
 const TABLE_ENTRIES: usize = 1 << 18;
 
@@ -186,6 +198,8 @@ struct Prover<'s, M: Model> {
     /// Keyed by the whole board (A is always to move at an attacker node): a transposition
     /// can never be mistaken for another position.
     table: FxHashMap<Board, Known>,
+    /// Defender stones that refuted threats lately, the latest first.
+    killers: Vec<Point>,
     answer: Answer,
 }
 
@@ -243,18 +257,34 @@ impl<M: Model> Prover<'_, M> {
     /// answered, or `None` when one is not.
     fn defences(&mut self, b: &mut Board, pass: &ProofNode, t: u32) -> Option<Vec<Reply>> {
         let zone = self.zone_of(b, pass);
+        self.moves_of(b, zone, b.game().p(), t)
+    }
+
+    /// D to move on `b`, placing `stones` (1 or 2): every move whose first stone is in `zone`
+    /// answered (with `t − 1` threats), or `None` when one is not.
+    fn moves_of(
+        &mut self,
+        b: &mut Board,
+        zone: PointSet,
+        stones: usize,
+        t: u32,
+    ) -> Option<Vec<Reply>> {
         let mut done = PointSet::EMPTY;
         let mut replies = Vec::new();
         let firsts: Vec<Point> = zone.iter().filter(|&x| self.may_defend(b, x)).collect();
-        for s in firsts {
+        for s in self.killers_first(firsts) {
             b.set(s, Some(self.d));
-            let answered = if b.game().p() == 1 {
+            let answered = if stones == 1 {
                 self.answer(b, vec![s], t).map(|r| vec![r])
             } else {
                 self.second_stones(b, s, &done, t)
             };
             b.set(s, None);
-            replies.extend(answered?);
+            let Some(answered) = answered else {
+                self.refuted_by(s);
+                return None;
+            };
+            replies.extend(answered);
             done.insert(s);
         }
         Some(replies)
@@ -277,15 +307,20 @@ impl<M: Model> Prover<'_, M> {
             Some(pass) => self.zone_of(b, pass),
             None => empty_points(b),
         };
+        let seconds: Vec<Point> = zone
+            .iter()
+            .filter(|&x| x != s && !done.contains(x) && self.may_defend(b, x))
+            .collect();
         let mut replies = Vec::new();
-        for x in zone.iter() {
-            if x == s || done.contains(x) || !self.may_defend(b, x) {
-                continue;
-            }
+        for x in self.killers_first(seconds) {
             b.set(x, Some(self.d));
             let answered = self.answer(b, vec![s, x], t);
             b.set(x, None);
-            replies.push(answered?);
+            let Some(answered) = answered else {
+                self.refuted_by(x);
+                return None;
+            };
+            replies.push(answered);
         }
         Some(match pass {
             Some(pass) => vec![Reply::Stone {
@@ -307,6 +342,21 @@ impl<M: Model> Prover<'_, M> {
         Some(Reply::Move { stones, next })
     }
 
+    /// `points` with the stones that refuted threats lately first (a defence that refutes one
+    /// threat often refutes the next: the search fails sooner).
+    fn killers_first(&self, mut points: Vec<Point>) -> Vec<Point> {
+        let rank = |x: &Point| self.killers.iter().position(|k| k == x).unwrap_or(KILLERS);
+        points.sort_by_key(rank);
+        points
+    }
+
+    /// The defender's stone `x` refuted a threat.
+    fn refuted_by(&mut self, x: Point) {
+        self.killers.retain(|&k| k != x);
+        self.killers.insert(0, x);
+        self.killers.truncate(KILLERS);
+    }
+
     /// The zone of `pass` on `b`, or every empty point where no zone is known (Renju) or
     /// zones are not used.
     fn zone_of(&self, b: &Board, pass: &ProofNode) -> PointSet {
@@ -320,6 +370,26 @@ impl<M: Model> Prover<'_, M> {
     /// May D play the point `x` of `b`?
     fn may_defend(&self, b: &Board, x: Point) -> bool {
         b.is_empty(x) && !(renju::applies(b.game(), self.d) && renju::is_forbidden(b, x))
+    }
+
+    /// D to move at the root, placing `stones`: every move answered with `t` threats (inside
+    /// the zone of `pass`, A's win were D to pass, when there is one).
+    fn defender_root(
+        &mut self,
+        b: &mut Board,
+        pass: Option<&ProofNode>,
+        stones: usize,
+        t: u32,
+    ) -> Option<ThreatProof> {
+        let zone = match pass {
+            Some(pass) => self.zone_of(b, pass),
+            None => empty_points(b),
+        };
+        let replies = self.moves_of(b, zone, stones, t + 1)?;
+        Some(ThreatProof::Defence {
+            pass: pass.cloned(),
+            replies,
+        })
     }
 
     /// The leaf search's proof at the root, at [`Limits::root_depth`], bounded only by the

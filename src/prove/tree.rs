@@ -4,6 +4,7 @@
 //! ```text
 //! PROOF := {"leaf": NODE}                                      the leaf search's proof (NODE of docs/json.md)
 //!        | {"threat": [..], "pass": NODE, "replies": [REPLY, ...]}
+//!        | {"pass": NODE | null, "replies": [REPLY, ...]}         the defender to move (a root)
 //! REPLY := {"stones": [..], "next": PROOF}                     a defender move and the proof after it
 //!        | {"stone": "K10", "pass": NODE, "replies": [REPLY, ...]}   (two stones a move) a first stone
 //! ```
@@ -34,6 +35,15 @@ pub enum ThreatProof {
         /// The leaf win after the threat if the defender passed.
         pass: ProofNode,
         /// The defences `pass` does not answer, each answered.
+        replies: Vec<Reply>,
+    },
+    /// The defender is to move (the root of a proof asked for the side not to move): every
+    /// move answered.
+    Defence {
+        /// The attacker's leaf win were the defender to pass, if there is one: it answers
+        /// every move outside its zone. Without it every move is listed.
+        pass: Option<ProofNode>,
+        /// The moves `pass` does not answer, each answered.
         replies: Vec<Reply>,
     },
 }
@@ -68,6 +78,9 @@ impl ThreatProof {
             ThreatProof::Threat { replies, .. } => {
                 1 + replies.iter().map(Reply::threats).max().unwrap_or(0)
             }
+            ThreatProof::Defence { replies, .. } => {
+                replies.iter().map(Reply::threats).max().unwrap_or(0)
+            }
         }
     }
 
@@ -77,6 +90,10 @@ impl ThreatProof {
             ThreatProof::Leaf { leaf } => leaf.size(),
             ThreatProof::Threat { pass, replies, .. } => {
                 1 + pass.size() + replies.iter().map(Reply::size).sum::<usize>()
+            }
+            ThreatProof::Defence { pass, replies } => {
+                pass.as_ref().map_or(0, ProofNode::size)
+                    + replies.iter().map(Reply::size).sum::<usize>()
             }
         }
     }

@@ -22,7 +22,23 @@ pub fn check_threat_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, Str
             .map_err(|e| format!("leaf: {e}"));
     }
     let p = board.rules.p;
-    let threat = points(board, node.get("threat").ok_or("neither leaf nor threat")?)?;
+    let Some(threat) = node.get("threat") else {
+        // The defender to move (a root): every move answered.
+        if node.get("replies").is_none() {
+            return Err("neither leaf, threat nor defence".into());
+        }
+        let stones = if board.cells.iter().all(|&c| c == 0) {
+            board.rules.q
+        } else {
+            p
+        };
+        let pass = node.get("pass").filter(|v| !v.is_null());
+        if let Some(pass) = pass {
+            check_proof_relaxed(board, a, pass).map_err(|e| format!("the pass proof: {e}"))?;
+        }
+        return every_defence(board, a, node, pass, stones);
+    };
+    let threat = points(board, threat)?;
     let mut distinct = threat.clone();
     distinct.sort();
     distinct.dedup();
@@ -38,10 +54,24 @@ pub fn check_threat_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, Str
     }
     let pass = node.get("pass").ok_or("a threat without its pass proof")?;
     check_proof_relaxed(&b, a, pass).map_err(|e| format!("the pass proof: {e}"))?;
-    let answers = Answers::read(&b, node)?;
+    Ok(1 + every_defence(&b, a, node, Some(pass), p)?)
+}
+
+/// The defender to move on `b`, placing `stones`: every legal move of theirs is answered by
+/// what `node` lists or by `pass` (checked on the board after that move). Returns the most
+/// threats any answer needs.
+fn every_defence(
+    b: &Plain,
+    a: u8,
+    node: &Value,
+    pass: Option<&Value>,
+    stones: usize,
+) -> Result<u32, String> {
+    let d = 3 - a;
+    let answers = Answers::read(b, node, stones)?;
     let empty: Vec<usize> = (0..b.cells.len()).filter(|&x| b.cells[x] == 0).collect();
     let mut deepest = 0;
-    for defence in moves(&empty, p) {
+    for defence in moves(&empty, stones) {
         if defence.iter().any(|&x| b.forbids(d, x)) {
             continue;
         }
@@ -51,18 +81,18 @@ pub fn check_threat_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, Str
             let mut alone = b.clone();
             alone.cells[x] = d;
             if alone.has_win(d) || c.has_win(d) {
-                return Err(format!("the defence {} wins", names(&b, &defence)));
+                return Err(format!("the defence {} wins", names(b, &defence)));
             }
         }
         let threats = answers
             .check(&c, a, &defence, pass)
-            .map_err(|e| format!("the defence {}: {e}", names(&b, &defence)))?;
+            .map_err(|e| format!("the defence {}: {e}", names(b, &defence)))?;
         deepest = deepest.max(threats);
     }
-    Ok(1 + deepest)
+    Ok(deepest)
 }
 
-/// The answers a threat lists.
+/// The answers a threat (or a defender's root) lists.
 struct Answers<'v> {
     /// Whole defences (sorted) and the proof after each.
     moves: HashMap<Vec<usize>, &'v Value>,
@@ -71,7 +101,7 @@ struct Answers<'v> {
 }
 
 impl<'v> Answers<'v> {
-    fn read(b: &Plain, node: &'v Value) -> Result<Answers<'v>, String> {
+    fn read(b: &Plain, node: &'v Value, stones: usize) -> Result<Answers<'v>, String> {
         let mut answers = Answers {
             moves: HashMap::new(),
             stones: HashMap::new(),
@@ -82,7 +112,7 @@ impl<'v> Answers<'v> {
                 let pass = reply.get("pass").ok_or("a stone without its pass proof")?;
                 let mut inner = HashMap::new();
                 for r in list(reply)? {
-                    let (m, next) = whole(b, r)?;
+                    let (m, next) = whole(b, r, stones)?;
                     if !m.contains(&s) {
                         return Err(format!("{} listed under {}", names(b, &m), b.name(s)));
                     }
@@ -90,7 +120,7 @@ impl<'v> Answers<'v> {
                 }
                 answers.stones.insert(s, (pass, inner));
             } else {
-                let (m, next) = whole(b, reply)?;
+                let (m, next) = whole(b, reply, stones)?;
                 answers.moves.insert(m, next);
             }
         }
@@ -99,7 +129,13 @@ impl<'v> Answers<'v> {
 
     /// Is `defence` (played on `c`) answered? Its own proof if listed, else a first stone's
     /// pass proof or the threat's, checked on `c` itself.
-    fn check(&self, c: &Plain, a: u8, defence: &[usize], pass: &Value) -> Result<u32, String> {
+    fn check(
+        &self,
+        c: &Plain,
+        a: u8,
+        defence: &[usize],
+        pass: Option<&Value>,
+    ) -> Result<u32, String> {
         if let Some(next) = self.moves.get(defence) {
             return check_threat_proof(c, a, next);
         }
@@ -116,10 +152,14 @@ impl<'v> Answers<'v> {
                 Err(e) => why.push(format!("the pass proof after {}: {e}", c.name(*s))),
             }
         }
-        match check_proof_relaxed(c, a, pass) {
-            Ok(_) => Ok(0),
-            Err(e) => {
+        match pass.map(|pass| check_proof_relaxed(c, a, pass)) {
+            Some(Ok(_)) => Ok(0),
+            Some(Err(e)) => {
                 why.push(format!("not listed, and the pass proof fails: {e}"));
+                Err(why.join("; "))
+            }
+            None => {
+                why.push("not listed, and no pass proof".into());
                 Err(why.join("; "))
             }
         }
@@ -127,10 +167,14 @@ impl<'v> Answers<'v> {
 }
 
 /// A `{"stones": […], "next": …}` entry: its stones sorted, and the proof.
-fn whole<'v>(b: &Plain, reply: &'v Value) -> Result<(Vec<usize>, &'v Value), String> {
+fn whole<'v>(
+    b: &Plain,
+    reply: &'v Value,
+    stones: usize,
+) -> Result<(Vec<usize>, &'v Value), String> {
     let mut m = points(b, reply.get("stones").ok_or("a reply without stones")?)?;
-    if m.len() != b.rules.p {
-        return Err(format!("a defence is {} stones", b.rules.p));
+    if m.len() != stones {
+        return Err(format!("a defence is {stones} stones"));
     }
     m.sort();
     Ok((m, reply.get("next").ok_or("a reply without next")?))
