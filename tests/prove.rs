@@ -1,13 +1,14 @@
 //! The threat-space proof search (`cpbim::prove`, issue 27): its proofs hold on the raw board
 //! against every defence (the brute-force checker of `tests/common/threats.rs`, which trusts no
 //! zone), cutting the defences to the relevance zone loses no proof that answering every
-//! defence finds, and it proves wins that need a threat before the leaf search's win.
+//! defence finds, depth-first and proof-number search prove the same positions, and it proves
+//! wins that need a threat before the leaf search's win.
 
 mod common;
 
 use common::threats::check_threat_proof;
 use common::{colour, random_position, Plain, Rules};
-use cpbim::prove::{prove, Limits, ThreatProof, Verdict};
+use cpbim::prove::{prove, Limits, Search, ThreatProof, Verdict};
 use cpbim::search::{solve, Config, Outcome};
 use cpbim::{Color, Game, Raw};
 use std::sync::atomic::AtomicBool;
@@ -21,6 +22,7 @@ struct Seen {
     defender_roots: usize,
     full_width_proofs: usize,
     zone_nodes: u64,
+    proof_number_nodes: u64,
     full_width_nodes: u64,
 }
 
@@ -35,6 +37,11 @@ fn compare(
     let never = AtomicBool::new(false);
     let full_width = Limits {
         zone: false,
+        search: Search::DepthFirst,
+        ..limits.clone()
+    };
+    let proof_number = Limits {
+        search: Search::ProofNumber,
         ..limits.clone()
     };
     let rules = Rules::of(&game);
@@ -53,23 +60,38 @@ fn compare(
                 continue;
             }
             let zoned = prove::<Raw>(&pos, a, limits, &never);
+            let proof_numbers = prove::<Raw>(&pos, a, &proof_number, &never);
             let full = prove::<Raw>(&pos, a, &full_width, &never);
             seen.zone_nodes += zoned.nodes;
+            seen.proof_number_nodes += proof_numbers.nodes;
             seen.full_width_nodes += full.nodes;
+            let proven = |v: &Verdict| matches!(v, Verdict::Proven(_));
+            assert_eq!(
+                proven(&zoned.verdict),
+                proven(&proof_numbers.verdict),
+                "{game} {pos:?}: {a:?}'s win by proof numbers and depth-first disagree"
+            );
             if let Verdict::Proven(proof) = &full.verdict {
                 seen.full_width_proofs += usize::from(proof.threats() > 0);
                 assert!(
-                    matches!(zoned.verdict, Verdict::Proven(_)),
+                    proven(&zoned.verdict),
                     "{game} {pos:?}: full width proves {a:?}'s win, the zone search does not"
                 );
             }
-            let Verdict::Proven(proof) = zoned.verdict else {
+            let (Verdict::Proven(proof), Verdict::Proven(other)) =
+                (zoned.verdict, proof_numbers.verdict)
+            else {
                 continue;
             };
-            let json = serde_json::to_value(&proof).unwrap();
-            match check_threat_proof(&Plain::from_position(rules, &pos), colour(a), &json) {
-                Ok(threats) => assert_eq!(threats, proof.threats()),
-                Err(e) => panic!("{game} {pos:?} ({a:?}): the proof does not hold: {e}\n{json}"),
+            let board = Plain::from_position(rules, &pos);
+            for proof in [&proof, &other] {
+                let json = serde_json::to_value(proof).unwrap();
+                match check_threat_proof(&board, colour(a), &json) {
+                    Ok(threats) => assert_eq!(threats, proof.threats()),
+                    Err(e) => {
+                        panic!("{game} {pos:?} ({a:?}): the proof does not hold: {e}\n{json}")
+                    }
+                }
             }
             match proof {
                 ThreatProof::Leaf { .. } => seen.leaf_wins += 1,

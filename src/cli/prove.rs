@@ -10,6 +10,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The searches, by name.
+#[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
+enum SearchName {
+    /// Depth-first proof-number search.
+    ProofNumber,
+    /// Depth-first, the threat budget deepened from 0.
+    DepthFirst,
+}
+
 /// The most threats on a line `--threats` allows.
 const MAX_THREATS: u32 = 12;
 
@@ -46,6 +55,11 @@ pub struct ProveArgs {
     /// Stop after this many seconds (result `stopped`).
     #[arg(long, value_name = "SECONDS")]
     time: Option<f64>,
+    /// How the tree is searched: `depth-first` or `proof-number` (df-pn: where the proof
+    /// looks cheapest first), each with the threat budget deepened from 0. The same positions
+    /// are proven within the same limits.
+    #[arg(long, value_enum, default_value_t = SearchName::DepthFirst)]
+    search: SearchName,
     /// Answer every legal defence, not only those inside the relevance zone (the reference
     /// the zone is measured against; much slower).
     #[arg(long)]
@@ -112,6 +126,10 @@ fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
         max_nodes: args.nodes,
         max_time: args.time.map(|t| limits::seconds("time", t)).transpose()?,
         zone: !args.full_width,
+        search: match args.search {
+            SearchName::ProofNumber => prove::Search::ProofNumber,
+            SearchName::DepthFirst => prove::Search::DepthFirst,
+        },
         progress: Some(Arc::new(prove::lambda::Progress::default())),
     })
 }
@@ -245,6 +263,10 @@ fn json(pos: &Position, side: Color, l: &Limits, answer: &Answer) -> serde_json:
             "nodes": l.max_nodes,
             "time": l.max_time.map(|t| t.as_secs_f64()),
             "zone": l.zone,
+            "search": match l.search {
+                prove::Search::ProofNumber => "proof-number",
+                prove::Search::DepthFirst => "depth-first",
+            },
         },
         "nodes": answer.nodes,
         "leaf_searches": answer.leaf_searches,

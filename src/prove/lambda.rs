@@ -43,8 +43,22 @@ pub struct Limits {
     /// Answer only the defences inside the relevance zone of each threat (false: every legal
     /// defence, the full-width reference the tests compare with).
     pub zone: bool,
+    /// How the tree is searched.
+    pub search: Search,
     /// Where the search publishes how far it is, for a caller to show while it runs.
     pub progress: Option<Arc<Progress>>,
+}
+
+/// How a proof search goes through its tree (the same nodes, the same verdicts within the
+/// same limits).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Search {
+    /// Depth-first, the threat budget deepened from 0 ([`prove`]'s own; the faster on real
+    /// Connect6 positions so far: docs/search.md).
+    #[default]
+    DepthFirst,
+    /// Depth-first proof-number search ([`super::dfpn`]), the threat budget deepened from 0.
+    ProofNumber,
 }
 
 /// How far a running proof search is, read by another thread (updated every
@@ -75,6 +89,7 @@ impl Default for Limits {
             max_nodes: None,
             max_time: None,
             zone: true,
+            search: Search::default(),
             progress: None,
         }
     }
@@ -150,13 +165,19 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
         prover.answer.verdict = Verdict::Proven(ThreatProof::Leaf { leaf: leaf.clone() });
     } else {
         let first = if pos.to_move() == a { 1 } else { 0 };
+        // The threat budget grows from the smallest: a proof with fewer threats is cheaper
+        // to find, and df-pn keeps what it learnt at each budget in its table.
+        let mut dfpn = super::dfpn::Dfpn::new(a);
         for t in first..=limits.threats {
             prover.answer.threats = t;
             prover.publish();
-            let found = if pos.to_move() == a {
-                prover.attacker(&mut b, t)
-            } else {
-                prover.defender_root(&mut b, root_leaf.as_ref(), pos.stones_to_place(), t)
+            let defender = (pos.to_move() != a).then(|| (root_leaf.clone(), pos.stones_to_place()));
+            let found = match (limits.search, defender) {
+                (Search::ProofNumber, defender) => dfpn.run(&mut prover, &mut b, t, defender),
+                (Search::DepthFirst, None) => prover.attacker(&mut b, t),
+                (Search::DepthFirst, Some((pass, stones))) => {
+                    prover.defender_root(&mut b, pass.as_ref(), stones, t)
+                }
             };
             if let Some(proof) = found {
                 prover.answer.verdict = Verdict::Proven(proof);
@@ -187,20 +208,20 @@ const KILLERS: usize = 8;
 /// Attacker nodes remembered at most; the table is cleared when it holds more.
 const TABLE_ENTRIES: usize = 1 << 18;
 
-struct Prover<'s, M: Model> {
+pub(super) struct Prover<'s, M: Model> {
     solver: Solver<M>,
-    limits: &'s Limits,
-    a: Color,
-    d: Color,
+    pub(super) limits: &'s Limits,
+    pub(super) a: Color,
+    pub(super) d: Color,
     stop: &'s AtomicBool,
     deadline: Option<Instant>,
-    stopped: bool,
+    pub(super) stopped: bool,
     /// Keyed by the whole board (A is always to move at an attacker node): a transposition
     /// can never be mistaken for another position.
     table: FxHashMap<Board, Known>,
     /// Defender stones that refuted threats lately, the latest first.
     killers: Vec<Point>,
-    answer: Answer,
+    pub(super) answer: Answer,
 }
 
 impl<M: Model> Prover<'_, M> {
@@ -344,14 +365,14 @@ impl<M: Model> Prover<'_, M> {
 
     /// `points` with the stones that refuted threats lately first (a defence that refutes one
     /// threat often refutes the next: the search fails sooner).
-    fn killers_first(&self, mut points: Vec<Point>) -> Vec<Point> {
+    pub(super) fn killers_first(&self, mut points: Vec<Point>) -> Vec<Point> {
         let rank = |x: &Point| self.killers.iter().position(|k| k == x).unwrap_or(KILLERS);
         points.sort_by_key(rank);
         points
     }
 
     /// The defender's stone `x` refuted a threat.
-    fn refuted_by(&mut self, x: Point) {
+    pub(super) fn refuted_by(&mut self, x: Point) {
         self.killers.retain(|&k| k != x);
         self.killers.insert(0, x);
         self.killers.truncate(KILLERS);
@@ -359,7 +380,7 @@ impl<M: Model> Prover<'_, M> {
 
     /// The zone of `pass` on `b`, or every empty point where no zone is known (Renju) or
     /// zones are not used.
-    fn zone_of(&self, b: &Board, pass: &ProofNode) -> PointSet {
+    pub(super) fn zone_of(&self, b: &Board, pass: &ProofNode) -> PointSet {
         self.limits
             .zone
             .then(|| zone(b, self.a, pass))
@@ -368,7 +389,7 @@ impl<M: Model> Prover<'_, M> {
     }
 
     /// May D play the point `x` of `b`?
-    fn may_defend(&self, b: &Board, x: Point) -> bool {
+    pub(super) fn may_defend(&self, b: &Board, x: Point) -> bool {
         b.is_empty(x) && !(renju::applies(b.game(), self.d) && renju::is_forbidden(b, x))
     }
 
@@ -408,7 +429,7 @@ impl<M: Model> Prover<'_, M> {
     }
 
     /// The leaf search's proof that A, to move on `b`, wins.
-    fn leaf(&mut self, b: &Board) -> Option<ProofNode> {
+    pub(super) fn leaf(&mut self, b: &Board) -> Option<ProofNode> {
         let start = Instant::now();
         let (outcome, _, nodes) = self.solver.wins_within(b, self.a, self.stop);
         let proof = if outcome == Outcome::Win {
@@ -424,7 +445,7 @@ impl<M: Model> Prover<'_, M> {
 
     /// A's threat moves on `b` worth trying, the most promising first, at most `width`: moves
     /// of p legal stones near A's and D's windows that leave D no window to complete.
-    fn threat_moves(&self, b: &Board) -> Vec<Vec<Point>> {
+    pub(super) fn threat_moves(&self, b: &Board) -> Vec<Vec<Point>> {
         let game = *b.game();
         let p = game.p();
         let mut score = vec![0u64; MAX_POINTS];
@@ -473,7 +494,7 @@ impl<M: Model> Prover<'_, M> {
     }
 
     /// Count a node; true (and the search marked stopped) when a limit or a signal ends it.
-    fn out_of_limits(&mut self) -> bool {
+    pub(super) fn out_of_limits(&mut self) -> bool {
         self.answer.nodes += 1;
         if self.answer.nodes.is_multiple_of(PUBLISH_EVERY) {
             self.publish();
@@ -491,7 +512,7 @@ impl<M: Model> Prover<'_, M> {
 
 impl<M: Model> Prover<'_, M> {
     /// Tell [`Limits::progress`] how far the search is.
-    fn publish(&self) {
+    pub(super) fn publish(&self) {
         if let Some(p) = &self.limits.progress {
             p.nodes.store(self.answer.nodes, Ordering::Relaxed);
             p.leaf_searches
@@ -503,7 +524,7 @@ impl<M: Model> Prover<'_, M> {
 }
 
 /// Every empty point of `b`.
-fn empty_points(b: &Board) -> PointSet {
+pub(super) fn empty_points(b: &Board) -> PointSet {
     let mut set = PointSet::EMPTY;
     b.game()
         .points()

@@ -1,0 +1,365 @@
+//! Depth-first proof-number search (df-pn, Nagai 2002) over the nodes of the threat-space
+//! search ([`super::lambda`]: the same threat moves, the same defences inside the same zones,
+//! the same leaf searches, the same threat budget), so that both prove the same positions
+//! within the same limits; df-pn goes first where the proof looks cheapest (fewest unproven
+//! leaves) instead of in the order the moves were generated.
+//!
+//! Every node keeps its proof and disproof numbers in a table keyed by its stones (exact, not
+//! a hash), the threats it may still spend and its kind. Placement games have no cycles, so
+//! a node's value does not depend on the path that reached it.
+
+use super::lambda::{empty_points, Prover};
+use super::tree::{Reply, ThreatProof};
+use crate::board::Board;
+use crate::geom::Point;
+use crate::model::Model;
+use crate::search::proof::ProofNode;
+use fxhash::FxHashMap;
+
+/// A number no proof or disproof number reaches: solved.
+const INF: u32 = u32::MAX / 4;
+
+/// Who is to move at a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Kind {
+    /// The attacker, who may still spend the node's threats.
+    Attacker,
+    /// The defender, after a threat (or at the root); its replies' nodes spend one threat
+    /// fewer than it holds (at the root: as many).
+    Defender,
+}
+
+type Key = (Box<[u16]>, u32, Kind);
+
+/// Positions the table holds at most (a few hundred bytes each); a search that needs more
+/// stops.
+const MAX_NODES: usize = 1 << 21;
+
+/// The stones of `b`, in point order, colour in the top bit: a position's exact key.
+fn stones_key(b: &Board) -> Box<[u16]> {
+    b.iter()
+        .map(|(p, c)| p.index() as u16 | ((c.index() as u16) << 15))
+        .collect()
+}
+
+struct Node {
+    pn: u32,
+    dn: u32,
+    /// The moves to the children and their keys, once expanded.
+    children: Option<Vec<(Vec<Point>, Key)>>,
+    /// An attacker node won by its leaf search: the proof.
+    leaf: Option<ProofNode>,
+    /// A defender node: the attacker's leaf win were it to pass (none at a root without one:
+    /// then every move is searched).
+    pass: Option<ProofNode>,
+    /// A defender node of two-stone moves: the attacker's win were it to place only each first
+    /// stone (the moves through a stone with one are listed only inside its zone).
+    stone_passes: Vec<(Point, Option<ProofNode>)>,
+    /// Stones the defender places here.
+    stones: usize,
+}
+
+impl Node {
+    fn new(pass: Option<ProofNode>, stones: usize) -> Node {
+        Node {
+            pn: 1,
+            dn: 1,
+            children: None,
+            leaf: None,
+            pass,
+            stone_passes: Vec::new(),
+            stones,
+        }
+    }
+}
+
+/// The df-pn search's table.
+pub(super) struct Dfpn {
+    nodes: FxHashMap<Key, Node>,
+    /// The attacker.
+    a: crate::Color,
+}
+
+impl Dfpn {
+    /// An empty table for a proof of `a`'s win.
+    pub(super) fn new(a: crate::Color) -> Dfpn {
+        Dfpn {
+            nodes: FxHashMap::default(),
+            a,
+        }
+    }
+
+    /// Prove that A wins on `b`: A to move with `t` threats, or (with `defender`) D to move
+    /// placing `stones`, A's win were D to pass being `pass`.
+    pub(super) fn run<M: Model>(
+        &mut self,
+        p: &mut Prover<'_, M>,
+        b: &mut Board,
+        t: u32,
+        defender: Option<(Option<ProofNode>, usize)>,
+    ) -> Option<ThreatProof> {
+        let key = match &defender {
+            None => (stones_key(b), t, Kind::Attacker),
+            Some(_) => (stones_key(b), t + 1, Kind::Defender),
+        };
+        if let Some((pass, stones)) = defender {
+            self.nodes
+                .entry(key.clone())
+                .or_insert_with(|| Node::new(pass, stones));
+        }
+        self.mid(p, b, &key, INF, INF);
+        (self.nodes.get(&key)?.pn == 0).then(|| self.extract(b, &key))
+    }
+
+    fn mid<M: Model>(
+        &mut self,
+        p: &mut Prover<'_, M>,
+        b: &mut Board,
+        key: &Key,
+        th_pn: u32,
+        th_dn: u32,
+    ) {
+        if self.nodes.len() >= MAX_NODES {
+            // Memory: the search ends as if stopped ("stopped", never a wrong answer).
+            p.stopped = true;
+        }
+        if p.out_of_limits() {
+            return;
+        }
+        if self.nodes.get(key).is_none_or(|n| n.children.is_none()) {
+            self.expand(p, b, key);
+        }
+        loop {
+            let (pn, dn, best) = self.numbers(key);
+            let node = self.nodes.get_mut(key).expect("expanded");
+            node.pn = pn;
+            node.dn = dn;
+            let Some((i, child_pn, child_dn, second)) = best else {
+                return;
+            };
+            if pn >= th_pn || dn >= th_dn || p.stopped {
+                return;
+            }
+            let (c_pn, c_dn) = match key.2 {
+                Kind::Attacker => (
+                    th_pn.min(second.saturating_add(1)),
+                    (th_dn - dn).saturating_add(child_dn).min(INF),
+                ),
+                Kind::Defender => (
+                    (th_pn - pn).saturating_add(child_pn).min(INF),
+                    th_dn.min(second.saturating_add(1)),
+                ),
+            };
+            let (stones, child) = self.nodes[key].children.as_ref().expect("expanded")[i].clone();
+            let c = match key.2 {
+                Kind::Attacker => p.a,
+                Kind::Defender => p.d,
+            };
+            stones.iter().for_each(|&x| b.set(x, Some(c)));
+            self.mid(p, b, &child, c_pn, c_dn);
+            stones.iter().for_each(|&x| b.set(x, None));
+            if p.stopped {
+                let (pn, dn, _) = self.numbers(key);
+                let node = self.nodes.get_mut(key).expect("expanded");
+                (node.pn, node.dn) = (pn, dn);
+                return;
+            }
+        }
+    }
+
+    /// A node's numbers from its children's, and the child to search next with its numbers and
+    /// the second best (proof number at an attacker node, disproof number at a defender's).
+    /// `None` for a solved or childless node.
+    #[allow(clippy::type_complexity)]
+    fn numbers(&self, key: &Key) -> (u32, u32, Option<(usize, u32, u32, u32)>) {
+        let node = &self.nodes[key];
+        let children = node.children.as_ref().expect("expanded");
+        if node.pn == 0 || node.dn == 0 || children.is_empty() {
+            return (node.pn, node.dn, None);
+        }
+        let value = |k: &Key| self.nodes.get(k).map_or((1, 1), |n| (n.pn, n.dn));
+        let (mut min, mut sum) = (INF, 0u32);
+        let (mut best, mut best_value, mut second) = (0, INF, INF);
+        let mut best_numbers = (1, 1);
+        for (i, (_, k)) in children.iter().enumerate() {
+            let (cpn, cdn) = value(k);
+            let (choose, add) = match key.2 {
+                Kind::Attacker => (cpn, cdn),
+                Kind::Defender => (cdn, cpn),
+            };
+            min = min.min(choose);
+            sum = sum.saturating_add(add).min(INF);
+            if choose < best_value {
+                second = best_value;
+                (best, best_value, best_numbers) = (i, choose, (cpn, cdn));
+            } else if choose < second {
+                second = choose;
+            }
+        }
+        let (pn, dn) = match key.2 {
+            Kind::Attacker => (min, sum),
+            Kind::Defender => (sum, min),
+        };
+        (pn, dn, Some((best, best_numbers.0, best_numbers.1, second)))
+    }
+
+    /// Generate a node's children (or settle it: a leaf win, no threat budget, a defence that
+    /// completes a row, nothing to answer).
+    fn expand<M: Model>(&mut self, p: &mut Prover<'_, M>, b: &mut Board, key: &Key) {
+        let t = key.1;
+        let mut node = self
+            .nodes
+            .remove(key)
+            .unwrap_or_else(|| Node::new(None, b.game().p()));
+        let mut children = Vec::new();
+        match key.2 {
+            Kind::Attacker => {
+                if let Some(leaf) = p.leaf(b) {
+                    (node.pn, node.dn, node.leaf) = (0, INF, Some(leaf));
+                } else if t == 0 {
+                    (node.pn, node.dn) = (INF, 0);
+                } else {
+                    for threat in p.threat_moves(b) {
+                        threat.iter().for_each(|&x| b.set(x, Some(p.a)));
+                        if let Some(pass) = p.leaf(b) {
+                            let k = (stones_key(b), t, Kind::Defender);
+                            let stones = b.game().p();
+                            self.nodes
+                                .entry(k.clone())
+                                .or_insert_with(|| Node::new(Some(pass), stones));
+                            children.push((threat.clone(), k));
+                        }
+                        threat.iter().for_each(|&x| b.set(x, None));
+                    }
+                    if children.is_empty() {
+                        (node.pn, node.dn) = (INF, 0);
+                    }
+                }
+            }
+            Kind::Defender => match self.defences(p, b, &mut node, t - 1) {
+                Some(list) if list.is_empty() => (node.pn, node.dn) = (0, INF),
+                Some(list) => children = list,
+                None => (node.pn, node.dn) = (INF, 0),
+            },
+        }
+        node.children = Some(children);
+        self.nodes.insert(key.clone(), node);
+    }
+
+    /// The defender's moves at `node` on `b` (inside the zones), each with the key of the
+    /// attacker node after it (`t` threats); `None` when one completes a row.
+    fn defences<M: Model>(
+        &mut self,
+        p: &mut Prover<'_, M>,
+        b: &mut Board,
+        node: &mut Node,
+        t: u32,
+    ) -> Option<Vec<(Vec<Point>, Key)>> {
+        let zone = match &node.pass {
+            Some(pass) => p.zone_of(b, pass),
+            None => empty_points(b),
+        };
+        let firsts: Vec<Point> = zone.iter().filter(|&x| p.may_defend(b, x)).collect();
+        let mut done = crate::geom::PointSet::EMPTY;
+        let mut out = Vec::new();
+        for s in firsts {
+            b.set(s, Some(p.d));
+            let wins = b.win_through(s, p.d).is_some();
+            if !wins && node.stones == 1 {
+                out.push((vec![s], (stones_key(b), t, Kind::Attacker)));
+            } else if !wins {
+                let pass = p.leaf(b);
+                let zone = match &pass {
+                    Some(pass) => p.zone_of(b, pass),
+                    None => empty_points(b),
+                };
+                for x in zone.iter() {
+                    if x == s || done.contains(x) || !p.may_defend(b, x) {
+                        continue;
+                    }
+                    b.set(x, Some(p.d));
+                    let wins = b.win_through(x, p.d).is_some();
+                    let k = (stones_key(b), t, Kind::Attacker);
+                    b.set(x, None);
+                    if wins {
+                        b.set(s, None);
+                        return None;
+                    }
+                    out.push((vec![s, x], k));
+                }
+                node.stone_passes.push((s, pass));
+            }
+            b.set(s, None);
+            if wins {
+                return None;
+            }
+            done.insert(s);
+        }
+        Some(out)
+    }
+
+    /// The proof below the proven node `key` on `b`.
+    fn extract(&self, b: &mut Board, key: &Key) -> ThreatProof {
+        let node = &self.nodes[key];
+        let children = node.children.as_ref().expect("a proven node is expanded");
+        match key.2 {
+            Kind::Attacker => {
+                if let Some(leaf) = &node.leaf {
+                    return ThreatProof::Leaf { leaf: leaf.clone() };
+                }
+                let (threat, child) = children
+                    .iter()
+                    .find(|(_, k)| self.nodes.get(k).is_some_and(|n| n.pn == 0))
+                    .expect("a proven attacker node has a proven child");
+                threat.iter().for_each(|&x| b.set(x, Some(self.a)));
+                let replies = self.replies(b, child);
+                threat.iter().for_each(|&x| b.set(x, None));
+                ThreatProof::Threat {
+                    threat: threat.clone(),
+                    pass: self.nodes[child].pass.clone().expect("a threat's pass win"),
+                    replies,
+                }
+            }
+            Kind::Defender => ThreatProof::Defence {
+                pass: node.pass.clone(),
+                replies: self.replies(b, key),
+            },
+        }
+    }
+
+    /// The replies of the proven defender node `key` on `b`, each with its proof.
+    fn replies(&self, b: &mut Board, key: &Key) -> Vec<Reply> {
+        let node = &self.nodes[key];
+        let d = self.a.opponent();
+        let answer = |b: &mut Board, stones: &[Point], k: &Key| {
+            stones.iter().for_each(|&x| b.set(x, Some(d)));
+            let next = self.extract(b, k);
+            stones.iter().for_each(|&x| b.set(x, None));
+            Reply::Move {
+                stones: stones.to_vec(),
+                next,
+            }
+        };
+        let children = node.children.as_ref().expect("expanded");
+        if node.stones == 1 {
+            return children.iter().map(|(m, k)| answer(b, m, k)).collect();
+        }
+        let mut out = Vec::new();
+        for (s, pass) in &node.stone_passes {
+            let through: Vec<Reply> = children
+                .iter()
+                .filter(|(m, _)| m[0] == *s)
+                .map(|(m, k)| answer(b, m, k))
+                .collect();
+            match pass {
+                Some(pass) => out.push(Reply::Stone {
+                    stone: *s,
+                    pass: pass.clone(),
+                    replies: through,
+                }),
+                None => out.extend(through),
+            }
+        }
+        out
+    }
+}
