@@ -134,12 +134,29 @@ fn threat_proofs_hold_against_every_defence_and_zones_lose_none() {
     }
 }
 
+/// `a`'s win in `stones` of `game` with the default limits: the position and the proof, if
+/// one is found.
+fn prove_on(stones: &str, game: Game, a: Color) -> (cpbim::Position, Option<ThreatProof>) {
+    let pos = cpbim::parse_position(stones, game).unwrap();
+    let never = AtomicBool::new(false);
+    match prove::<Raw>(&pos, a, &Limits::default(), &never).verdict {
+        Verdict::Proven(proof) => (pos, Some(proof)),
+        _ => (pos, None),
+    }
+}
+
+/// The brute-force checker's verdict on `proof` (as JSON) of `a`'s win in `pos`.
+fn check(pos: &cpbim::Position, a: Color, proof: &serde_json::Value) -> Result<u32, String> {
+    let board = Plain::from_position(Rules::of(pos.game()), pos);
+    check_threat_proof(&board, colour(a), proof)
+}
+
 /// Freestyle Gomoku: black makes two open threes with one stone; no four is on the board, so
 /// the leaf search (fours only) finds nothing, and the proof search wins with that threat.
 #[test]
 fn a_double_three_is_proven_where_no_vcf_exists() {
     let stones = "H8 A1 J8 C1 I7 A3 I9 O15";
-    let pos = cpbim::parse_position(stones, Game::GOMOKU).unwrap();
+    let (pos, proof) = prove_on(stones, Game::GOMOKU, Color::Black);
     assert_eq!(pos.to_move(), Color::Black);
     let solved = solve::<Raw>(
         &pos,
@@ -149,31 +166,23 @@ fn a_double_three_is_proven_where_no_vcf_exists() {
         },
     );
     assert_ne!(solved.outcome, Outcome::Win, "{solved:?}");
-    let never = AtomicBool::new(false);
-    let answer = prove::<Raw>(&pos, Color::Black, &Limits::default(), &never);
-    let Verdict::Proven(proof) = answer.verdict else {
-        panic!("not proven: {answer:?}");
-    };
+    let proof = proof.expect("proven");
     assert_eq!(proof.threats(), 1);
-    let json = serde_json::to_value(&proof).unwrap();
-    let rules = Rules::of(&Game::GOMOKU);
-    check_threat_proof(&Plain::from_position(rules, &pos), 1, &json).unwrap();
+    assert_eq!(
+        check(&pos, Color::Black, &serde_json::to_value(&proof).unwrap()),
+        Ok(1)
+    );
 }
 
 /// The same shape in Renju: the double three is forbidden to black, so no proof may play it;
 /// whatever is proven is checked (black never on a forbidden point, every white reply tried).
 #[test]
 fn renju_proofs_never_play_a_forbidden_point() {
-    let stones = "H8 A1 J8 C1 I7 A3 I9 O15";
-    let pos = cpbim::parse_position(stones, Game::RENJU).unwrap();
+    let (pos, proof) = prove_on("H8 A1 J8 C1 I7 A3 I9 O15", Game::RENJU, Color::Black);
     let double_three = Game::RENJU.parse_point("I8").unwrap();
     assert!(cpbim::renju::is_forbidden(pos.board(), double_three));
-    let never = AtomicBool::new(false);
-    let answer = prove::<Raw>(&pos, Color::Black, &Limits::default(), &never);
-    if let Verdict::Proven(proof) = answer.verdict {
-        let json = serde_json::to_value(&proof).unwrap();
-        let rules = Rules::of(&Game::RENJU);
-        check_threat_proof(&Plain::from_position(rules, &pos), 1, &json).unwrap();
+    if let Some(proof) = proof {
+        check(&pos, Color::Black, &serde_json::to_value(&proof).unwrap()).unwrap();
     }
 }
 
@@ -181,20 +190,14 @@ fn renju_proofs_never_play_a_forbidden_point() {
 /// moved, is refused.
 #[test]
 fn the_checker_refuses_a_proof_with_an_answer_missing() {
-    let stones = "H8 A1 J8 C1 I7 A3 I9 O15";
-    let pos = cpbim::parse_position(stones, Game::GOMOKU).unwrap();
-    let never = AtomicBool::new(false);
-    let answer = prove::<Raw>(&pos, Color::Black, &Limits::default(), &never);
-    let Verdict::Proven(proof) = answer.verdict else {
-        panic!("not proven: {answer:?}");
-    };
-    let board = Plain::from_position(Rules::of(&Game::GOMOKU), &pos);
-    let mut json = serde_json::to_value(&proof).unwrap();
-    json["replies"] = serde_json::json!([]);
-    assert!(check_threat_proof(&board, 1, &json).is_err());
-    let mut json = serde_json::to_value(&proof).unwrap();
-    json["threat"] = serde_json::json!(["H10"]);
-    assert!(check_threat_proof(&board, 1, &json).is_err());
+    let (pos, proof) = prove_on("H8 A1 J8 C1 I7 A3 I9 O15", Game::GOMOKU, Color::Black);
+    let json = serde_json::to_value(proof.expect("proven")).unwrap();
+    let mut broken = json.clone();
+    broken["replies"] = serde_json::json!([]);
+    assert!(check(&pos, Color::Black, &broken).is_err());
+    let mut broken = json;
+    broken["threat"] = serde_json::json!(["H10"]);
+    assert!(check(&pos, Color::Black, &broken).is_err());
 }
 
 /// A real Connect6 game (game 3 of `data/connect6_games.csv`), black to move after 31 stones:
@@ -220,8 +223,7 @@ fn the_cli_proves_a_real_connect6_win_that_solve_does_not_see() {
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(proof, answer["proof"]);
     let pos = cpbim::parse_position(stones, Game::CONNECT6).unwrap();
-    let board = Plain::from_position(Rules::of(&Game::CONNECT6), &pos);
-    assert_eq!(check_threat_proof(&board, 1, &proof), Ok(1));
+    assert_eq!(check(&pos, Color::Black, &proof), Ok(1));
 }
 
 #[test]
@@ -275,25 +277,20 @@ fn the_cli_refuses_what_it_cannot_prove_and_says_what_it_did_not() {
 /// checker plays all of them.
 #[test]
 fn a_win_of_the_side_not_to_move_answers_every_move() {
-    let pos = cpbim::parse_position("H8 A1 J8 C1 I7 A3 I9 O15 I8", Game::GOMOKU).unwrap();
+    let stones = "H8 A1 J8 C1 I7 A3 I9 O15 I8";
+    let (pos, proof) = prove_on(stones, Game::GOMOKU, Color::Black);
     assert_eq!(pos.to_move(), Color::White);
-    let never = AtomicBool::new(false);
-    let answer = prove::<Raw>(&pos, Color::Black, &Limits::default(), &never);
-    let Verdict::Proven(proof) = answer.verdict else {
-        panic!("not proven: {answer:?}");
-    };
+    let proof = proof.expect("proven");
     assert!(
         matches!(proof, ThreatProof::Defence { pass: Some(_), .. }),
         "{proof:?}"
     );
     let json = serde_json::to_value(&proof).unwrap();
-    let board = Plain::from_position(Rules::of(&Game::GOMOKU), &pos);
-    assert_eq!(check_threat_proof(&board, 1, &json), Ok(0));
+    assert_eq!(check(&pos, Color::Black, &json), Ok(0));
     // White's win is not there to prove.
-    let answer = prove::<Raw>(&pos, Color::White, &Limits::default(), &never);
-    assert_eq!(answer.verdict, Verdict::NotProven);
+    assert_eq!(prove_on(stones, Game::GOMOKU, Color::White).1, None);
     // Without its pass proof the defence lists too little.
-    let mut broken = json.clone();
+    let mut broken = json;
     broken["pass"] = serde_json::Value::Null;
-    assert!(check_threat_proof(&board, 1, &broken).is_err());
+    assert!(check(&pos, Color::Black, &broken).is_err());
 }
