@@ -57,11 +57,15 @@ struct Node {
     stone_passes: Vec<(Point, Option<ProofNode>)>,
     /// Stones the defender places here.
     stones: usize,
+    /// A defender node after a threat: the threat's pass win is searched when the node is
+    /// first expanded (none: it was no threat, and the node is disproven).
+    after_threat: bool,
 }
 
 impl Node {
-    fn new(pass: Option<ProofNode>, stones: usize) -> Node {
+    fn new(pass: Option<ProofNode>, stones: usize, after_threat: bool) -> Node {
         Node {
+            after_threat,
             pn: 1,
             dn: 1,
             children: None,
@@ -105,7 +109,7 @@ impl Dfpn {
         if let Some((pass, stones)) = defender {
             self.nodes
                 .entry(key.clone())
-                .or_insert_with(|| Node::new(pass, stones));
+                .or_insert_with(|| Node::new(pass, stones, false));
         }
         self.mid(p, b, &key, INF, INF);
         (self.nodes.get(&key)?.pn == 0).then(|| self.extract(b, &key))
@@ -210,7 +214,7 @@ impl Dfpn {
         let mut node = self
             .nodes
             .remove(key)
-            .unwrap_or_else(|| Node::new(None, b.game().p()));
+            .unwrap_or_else(|| Node::new(None, b.game().p(), false));
         let mut children = Vec::new();
         match key.2 {
             Kind::Attacker => {
@@ -219,28 +223,37 @@ impl Dfpn {
                 } else if t == 0 {
                     (node.pn, node.dn) = (INF, 0);
                 } else {
+                    // Whether each is a threat is asked when it is first chosen.
+                    let stones = b.game().p();
                     for threat in p.threat_moves(b) {
                         threat.iter().for_each(|&x| b.set(x, Some(p.a)));
-                        if let Some(pass) = p.leaf(b) {
-                            let k = (stones_key(b), t, Kind::Defender);
-                            let stones = b.game().p();
-                            self.nodes
-                                .entry(k.clone())
-                                .or_insert_with(|| Node::new(Some(pass), stones));
-                            children.push((threat.clone(), k));
-                        }
+                        let k = (stones_key(b), t, Kind::Defender);
                         threat.iter().for_each(|&x| b.set(x, None));
+                        self.nodes
+                            .entry(k.clone())
+                            .or_insert_with(|| Node::new(None, stones, true));
+                        children.push((threat, k));
                     }
                     if children.is_empty() {
                         (node.pn, node.dn) = (INF, 0);
                     }
                 }
             }
-            Kind::Defender => match self.defences(p, b, &mut node, t - 1) {
-                Some(list) if list.is_empty() => (node.pn, node.dn) = (0, INF),
-                Some(list) => children = list,
-                None => (node.pn, node.dn) = (INF, 0),
-            },
+            Kind::Defender => {
+                if node.after_threat && node.pass.is_none() {
+                    node.pass = p.leaf(b);
+                }
+                if node.after_threat && node.pass.is_none() {
+                    // No win were D to pass: the move was no threat.
+                    (node.pn, node.dn) = (INF, 0);
+                } else {
+                    match self.defences(p, b, &mut node, t - 1) {
+                        Some(list) if list.is_empty() => (node.pn, node.dn) = (0, INF),
+                        Some(list) => children = list,
+                        None => (node.pn, node.dn) = (INF, 0),
+                    }
+                }
+            }
         }
         node.children = Some(children);
         self.nodes.insert(key.clone(), node);
