@@ -27,6 +27,9 @@ enum Kind {
     /// The defender, after a threat (or at the root); its replies' nodes spend one threat
     /// fewer than it holds (at the root: as many).
     Defender,
+    /// The defender of two stones a move, its first stone placed; the attacker nodes after
+    /// its second spend one threat fewer than it holds.
+    Half,
 }
 
 type Key = (Box<[u16]>, u32, Kind);
@@ -49,12 +52,9 @@ struct Node {
     children: Option<Vec<(Vec<Point>, Key)>>,
     /// An attacker node won by its leaf search: the proof.
     leaf: Option<ProofNode>,
-    /// A defender node: the attacker's leaf win were it to pass (none at a root without one:
-    /// then every move is searched).
+    /// A defender node: the attacker's leaf win were it to pass (none at a root without one,
+    /// or after a first stone that stops it: then every move is searched).
     pass: Option<ProofNode>,
-    /// A defender node of two-stone moves: the attacker's win were it to place only each first
-    /// stone (the moves through a stone with one are listed only inside its zone).
-    stone_passes: Vec<(Point, Option<ProofNode>)>,
     /// Stones the defender places here.
     stones: usize,
     /// A defender node after a threat: the threat's pass win is searched when the node is
@@ -71,7 +71,6 @@ impl Node {
             children: None,
             leaf: None,
             pass,
-            stone_passes: Vec::new(),
             stones,
         }
     }
@@ -149,16 +148,13 @@ impl Dfpn {
                     th_pn.min(second.saturating_add(1)),
                     (th_dn - dn).saturating_add(child_dn).min(INF),
                 ),
-                Kind::Defender => (
+                Kind::Defender | Kind::Half => (
                     (th_pn - pn).saturating_add(child_pn).min(INF),
                     th_dn.min(second.saturating_add(1)),
                 ),
             };
             let (stones, child) = self.nodes[key].children.as_ref().expect("expanded")[i].clone();
-            let c = match key.2 {
-                Kind::Attacker => p.a,
-                Kind::Defender => p.d,
-            };
+            let c = if key.2 == Kind::Attacker { p.a } else { p.d };
             stones.iter().for_each(|&x| b.set(x, Some(c)));
             self.mid(p, b, &child, c_pn, c_dn);
             stones.iter().for_each(|&x| b.set(x, None));
@@ -189,7 +185,7 @@ impl Dfpn {
             let (cpn, cdn) = value(k);
             let (choose, add) = match key.2 {
                 Kind::Attacker => (cpn, cdn),
-                Kind::Defender => (cdn, cpn),
+                Kind::Defender | Kind::Half => (cdn, cpn),
             };
             min = min.min(choose);
             sum = sum.saturating_add(add).min(INF);
@@ -202,7 +198,7 @@ impl Dfpn {
         }
         let (pn, dn) = match key.2 {
             Kind::Attacker => (min, sum),
-            Kind::Defender => (sum, min),
+            Kind::Defender | Kind::Half => (sum, min),
         };
         (pn, dn, Some((best, best_numbers.0, best_numbers.1, second)))
     }
@@ -247,68 +243,32 @@ impl Dfpn {
                     // No win were D to pass: the move was no threat.
                     (node.pn, node.dn) = (INF, 0);
                 } else {
-                    match self.defences(p, b, &mut node, t - 1) {
-                        Some(list) if list.is_empty() => (node.pn, node.dn) = (0, INF),
-                        Some(list) => children = list,
-                        None => (node.pn, node.dn) = (INF, 0),
-                    }
+                    let zone = match &node.pass {
+                        Some(pass) => p.zone_of(b, pass),
+                        None => empty_points(b),
+                    };
+                    let next = if node.stones == 1 {
+                        (t - 1, Kind::Attacker)
+                    } else {
+                        (t, Kind::Half)
+                    };
+                    settle(&mut node, stones_in(p, b, zone, next), &mut children);
                 }
+            }
+            Kind::Half => {
+                // The attacker's win were D to place no second stone; the second stones
+                // outside its zone leave it standing.
+                node.pass = p.leaf(b);
+                let zone = match &node.pass {
+                    Some(pass) => p.zone_of(b, pass),
+                    None => empty_points(b),
+                };
+                let moves = stones_in(p, b, zone, (t - 1, Kind::Attacker));
+                settle(&mut node, moves, &mut children);
             }
         }
         node.children = Some(children);
         self.nodes.insert(key.clone(), node);
-    }
-
-    /// The defender's moves at `node` on `b` (inside the zones), each with the key of the
-    /// attacker node after it (`t` threats); `None` when one completes a row.
-    fn defences<M: Model>(
-        &mut self,
-        p: &mut Prover<'_, M>,
-        b: &mut Board,
-        node: &mut Node,
-        t: u32,
-    ) -> Option<Vec<(Vec<Point>, Key)>> {
-        let zone = match &node.pass {
-            Some(pass) => p.zone_of(b, pass),
-            None => empty_points(b),
-        };
-        let firsts: Vec<Point> = zone.iter().filter(|&x| p.may_defend(b, x)).collect();
-        let mut done = crate::geom::PointSet::EMPTY;
-        let mut out = Vec::new();
-        for s in firsts {
-            b.set(s, Some(p.d));
-            let wins = b.win_through(s, p.d).is_some();
-            if !wins && node.stones == 1 {
-                out.push((vec![s], (stones_key(b), t, Kind::Attacker)));
-            } else if !wins {
-                let pass = p.leaf(b);
-                let zone = match &pass {
-                    Some(pass) => p.zone_of(b, pass),
-                    None => empty_points(b),
-                };
-                for x in zone.iter() {
-                    if x == s || done.contains(x) || !p.may_defend(b, x) {
-                        continue;
-                    }
-                    b.set(x, Some(p.d));
-                    let wins = b.win_through(x, p.d).is_some();
-                    let k = (stones_key(b), t, Kind::Attacker);
-                    b.set(x, None);
-                    if wins {
-                        b.set(s, None);
-                        return None;
-                    }
-                    out.push((vec![s, x], k));
-                }
-                node.stone_passes.push((s, pass));
-            }
-            b.set(s, None);
-            if wins {
-                return None;
-            }
-            done.insert(s);
-        }
-        Some(out)
     }
 
     /// The proof below the proven node `key` on `b`.
@@ -333,7 +293,7 @@ impl Dfpn {
                     replies,
                 }
             }
-            Kind::Defender => ThreatProof::Defence {
+            Kind::Defender | Kind::Half => ThreatProof::Defence {
                 pass: node.pass.clone(),
                 replies: self.replies(b, key),
             },
@@ -344,35 +304,75 @@ impl Dfpn {
     fn replies(&self, b: &mut Board, key: &Key) -> Vec<Reply> {
         let node = &self.nodes[key];
         let d = self.a.opponent();
-        let answer = |b: &mut Board, stones: &[Point], k: &Key| {
-            stones.iter().for_each(|&x| b.set(x, Some(d)));
-            let next = self.extract(b, k);
-            stones.iter().for_each(|&x| b.set(x, None));
-            Reply::Move {
-                stones: stones.to_vec(),
-                next,
-            }
-        };
-        let children = node.children.as_ref().expect("expanded");
-        if node.stones == 1 {
-            return children.iter().map(|(m, k)| answer(b, m, k)).collect();
-        }
+        let children = node.children.as_ref().expect("a proven node is expanded");
         let mut out = Vec::new();
-        for (s, pass) in &node.stone_passes {
-            let through: Vec<Reply> = children
-                .iter()
-                .filter(|(m, _)| m[0] == *s)
-                .map(|(m, k)| answer(b, m, k))
-                .collect();
-            match pass {
-                Some(pass) => out.push(Reply::Stone {
-                    stone: *s,
-                    pass: pass.clone(),
-                    replies: through,
+        for (stones, k) in children {
+            stones.iter().for_each(|&x| b.set(x, Some(d)));
+            match k.2 {
+                Kind::Half => {
+                    let half = &self.nodes[k];
+                    let through = self.replies(b, k).into_iter().map(|r| match r {
+                        Reply::Move {
+                            stones: second,
+                            next,
+                        } => Reply::Move {
+                            stones: [stones.as_slice(), second.as_slice()].concat(),
+                            next,
+                        },
+                        stone => stone,
+                    });
+                    match &half.pass {
+                        Some(pass) => out.push(Reply::Stone {
+                            stone: stones[0],
+                            pass: pass.clone(),
+                            replies: through.collect(),
+                        }),
+                        None => out.extend(through),
+                    }
+                }
+                _ => out.push(Reply::Move {
+                    stones: stones.clone(),
+                    next: self.extract(b, k),
                 }),
-                None => out.extend(through),
             }
+            stones.iter().for_each(|&x| b.set(x, None));
         }
         out
+    }
+}
+
+/// D's stones in `zone` on `b`, each with the key of the node after it (`next`: its
+/// threats and kind); `None` when one completes a row of D.
+fn stones_in<M: Model>(
+    p: &mut Prover<'_, M>,
+    b: &mut Board,
+    zone: crate::geom::PointSet,
+    next: (u32, Kind),
+) -> Option<Vec<(Vec<Point>, Key)>> {
+    let mut out = Vec::new();
+    let legal: Vec<Point> = zone.iter().filter(|&x| p.may_defend(b, x)).collect();
+    for x in legal {
+        b.set(x, Some(p.d));
+        let wins = b.win_through(x, p.d).is_some();
+        let key = (stones_key(b), next.0, next.1);
+        b.set(x, None);
+        if wins {
+            return None;
+        }
+        out.push((vec![x], key));
+    }
+    Some(out)
+}
+
+/// A defender node's children `moves`: none to answer proves it, a row of D disproves it.
+fn settle(
+    node: &mut Node,
+    moves: Option<Vec<(Vec<Point>, Key)>>,
+    children: &mut Vec<(Vec<Point>, Key)>,
+) {
+    match moves {
+        Some(list) if list.is_empty() => (node.pn, node.dn) = (0, INF),
+        Some(list) => *children = list,
+        None => (node.pn, node.dn) = (INF, 0),
     }
 }
