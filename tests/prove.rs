@@ -294,3 +294,34 @@ fn a_win_of_the_side_not_to_move_answers_every_move() {
     broken["pass"] = serde_json::Value::Null;
     assert!(check(&pos, Color::Black, &broken).is_err());
 }
+
+/// Ctrl-C (or SIGTERM) stops a long proof search at once: it says `stopped`, writes no proof
+/// file, and exits 130 (143).
+#[cfg(unix)]
+#[test]
+fn a_signal_stops_a_proof_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("proof.json");
+    // A real position (the first of tests/data/prove/horizon.txt) where the search runs on
+    // for longer than 5 s.
+    let stones = "j10 k10 j9 l11 k8 l9 j11";
+    let args = [
+        "prove",
+        stones,
+        "--threats",
+        "4",
+        "--proof",
+        file.to_str().unwrap(),
+    ];
+    for (signal, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let (out, took) =
+            common::binary::signalled(&args, std::time::Duration::from_millis(800), signal);
+        assert_eq!(out.code, code, "{}", out.stderr);
+        assert!(out.stdout.starts_with("stopped"), "{}", out.stdout);
+        assert!(
+            took < std::time::Duration::from_secs(2),
+            "ended {took:?} after the signal"
+        );
+        assert!(!file.exists());
+    }
+}
