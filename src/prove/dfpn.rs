@@ -8,7 +8,7 @@
 //! a hash), the threats it may still spend and its kind. Placement games have no cycles, so
 //! a node's value does not depend on the path that reached it.
 
-use super::lambda::{empty_points, Prover};
+use super::lambda::Prover;
 use super::tree::{Reply, ThreatProof};
 use crate::board::Board;
 use crate::geom::Point;
@@ -243,10 +243,7 @@ impl Dfpn {
                     // No win were D to pass: the move was no threat.
                     (node.pn, node.dn) = (INF, 0);
                 } else {
-                    let zone = match &node.pass {
-                        Some(pass) => p.zone_of(b, pass),
-                        None => empty_points(b),
-                    };
+                    let zone = p.zone_of(b, node.pass.as_ref());
                     let next = if node.stones == 1 {
                         (t - 1, Kind::Attacker)
                     } else {
@@ -259,10 +256,7 @@ impl Dfpn {
                 // The attacker's win were D to place no second stone; the second stones
                 // outside its zone leave it standing.
                 node.pass = p.leaf(b);
-                let zone = match &node.pass {
-                    Some(pass) => p.zone_of(b, pass),
-                    None => empty_points(b),
-                };
+                let zone = p.zone_of(b, node.pass.as_ref());
                 let moves = stones_in(p, b, zone, (t - 1, Kind::Attacker));
                 settle(&mut node, moves, &mut children);
             }

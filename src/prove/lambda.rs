@@ -158,12 +158,12 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
         },
     };
     let mut b = pos.board().clone();
-    let root_leaf = prover.root_leaf(pos.board());
-    if pos.board().find_win_of(a.opponent()).is_some() {
-        // D has won: nothing to prove.
-    } else if let (true, Some(leaf)) = (pos.to_move() == a, &root_leaf) {
+    // D has won already: nothing to prove.
+    let root_leaf =
+        (pos.board().find_win_of(a.opponent()).is_none()).then(|| prover.root_leaf(pos.board()));
+    if let (true, Some(Some(leaf))) = (pos.to_move() == a, &root_leaf) {
         prover.answer.verdict = Verdict::Proven(ThreatProof::Leaf { leaf: leaf.clone() });
-    } else {
+    } else if let Some(root_leaf) = root_leaf {
         let first = if pos.to_move() == a { 1 } else { 0 };
         // The threat budget grows from the smallest: a proof with fewer threats is cheaper
         // to find, and df-pn keeps what it learnt at each budget in its table.
@@ -277,7 +277,7 @@ impl<M: Model> Prover<'_, M> {
     /// After a threat (on `b`) whose pass win is `pass`: every defence inside its zone
     /// answered, or `None` when one is not.
     fn defences(&mut self, b: &mut Board, pass: &ProofNode, t: u32) -> Option<Vec<Reply>> {
-        let zone = self.zone_of(b, pass);
+        let zone = self.zone_of(b, Some(pass));
         self.moves_of(b, zone, b.game().p(), t)
     }
 
@@ -324,10 +324,7 @@ impl<M: Model> Prover<'_, M> {
             return None;
         }
         let pass = self.leaf(b);
-        let zone = match &pass {
-            Some(pass) => self.zone_of(b, pass),
-            None => empty_points(b),
-        };
+        let zone = self.zone_of(b, pass.as_ref());
         let seconds: Vec<Point> = zone
             .iter()
             .filter(|&x| x != s && !done.contains(x) && self.may_defend(b, x))
@@ -378,13 +375,11 @@ impl<M: Model> Prover<'_, M> {
         self.killers.truncate(KILLERS);
     }
 
-    /// The zone of `pass` on `b`, or every empty point where no zone is known (Renju) or
-    /// zones are not used.
-    pub(super) fn zone_of(&self, b: &Board, pass: &ProofNode) -> PointSet {
-        self.limits
-            .zone
-            .then(|| zone(b, self.a, pass))
-            .flatten()
+    /// The zone of `pass` on `b`, or every empty point where there is no pass win, no zone
+    /// is known (Renju) or zones are not used.
+    pub(super) fn zone_of(&self, b: &Board, pass: Option<&ProofNode>) -> PointSet {
+        pass.filter(|_| self.limits.zone)
+            .and_then(|pass| zone(b, self.a, pass))
             .unwrap_or_else(|| empty_points(b))
     }
 
@@ -402,10 +397,7 @@ impl<M: Model> Prover<'_, M> {
         stones: usize,
         t: u32,
     ) -> Option<ThreatProof> {
-        let zone = match pass {
-            Some(pass) => self.zone_of(b, pass),
-            None => empty_points(b),
-        };
+        let zone = self.zone_of(b, pass);
         let replies = self.moves_of(b, zone, stones, t + 1)?;
         Some(ThreatProof::Defence {
             pass: pass.cloned(),
@@ -524,7 +516,7 @@ impl<M: Model> Prover<'_, M> {
 }
 
 /// Every empty point of `b`.
-pub(super) fn empty_points(b: &Board) -> PointSet {
+fn empty_points(b: &Board) -> PointSet {
     let mut set = PointSet::EMPTY;
     b.game()
         .points()
