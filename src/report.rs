@@ -53,15 +53,27 @@ pub fn error_json(message: &str) -> Value {
     json!({ "error": message })
 }
 
+/// Points as the game writes them, space-separated: `J10 K10`.
+pub fn stones_text(points: &[Point]) -> String {
+    points_text(points)
+}
+
+/// Moves in order, a move's stones space-separated: `K10 L11 | M12 N13`.
+pub fn line_text(line: &[Vec<Point>]) -> String {
+    line.iter()
+        .map(|m| points_text(m))
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
 /// One line of text: `win 12  K10 L11 | M12 N13 | …  (1234 nodes, 0.8 ms, shortest)`; the
 /// last word says whether the depth of a win or of `none` is proven the smallest (`shortest`)
 /// or is that of the first one found (`first found`).
 pub fn solution_text(s: &Solution) -> String {
-    let line: Vec<String> = s.line.iter().map(|m| points_text(m)).collect();
     let mut out = format!("{} {}", s.outcome.name(), s.depth);
-    if !line.is_empty() {
+    if !s.line.is_empty() {
         out.push_str("  ");
-        out.push_str(&line.join(" | "));
+        out.push_str(&line_text(&s.line));
     }
     out.push_str(&format!(
         "  ({} nodes, {:.3} ms",

@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Args;
 use cpbim::engine::{player_for, Choice, Limits, PlayerKind, Verdict};
 use cpbim::report::choice_json;
-use cpbim::Point;
+use cpbim::report::{line_text, stones_text};
 
 #[derive(Args)]
 pub struct MoveArgs {
@@ -79,10 +79,6 @@ pub fn check_player(kind: PlayerKind, params: Option<&str>) -> Result<()> {
     Ok(())
 }
 
-fn stones(s: &[Point]) -> String {
-    s.iter().map(Point::to_string).collect::<Vec<_>>().join(" ")
-}
-
 fn verdict_name(v: Verdict) -> String {
     match v {
         Verdict::Win(d) => format!("forced win {d}"),
@@ -93,13 +89,12 @@ fn verdict_name(v: Verdict) -> String {
 
 /// `move J10 K11  eval 123  depth 2  pv J10 K11 | L12 M13  open  (nodes, time)`.
 fn choice_text(c: &Choice) -> String {
-    let pv: Vec<String> = c.pv.iter().map(|m| stones(m)).collect();
     format!(
         "move {}  eval {}  depth {}  pv {}  {}  ({} nodes, {:.3} ms)",
-        stones(&c.stones),
+        stones_text(&c.stones),
         c.eval,
         c.depth,
-        pv.join(" | "),
+        line_text(&c.pv),
         verdict_name(c.verdict),
         c.nodes,
         c.time.as_secs_f64() * 1e3

@@ -5,6 +5,7 @@ use super::{input, limits, InputArgs, ModelName};
 use anyhow::{Context, Result};
 use clap::Args;
 use cpbim::prove::{self, Answer, Limits, Verdict};
+use cpbim::report::{line_text, stones_text};
 use cpbim::{Color, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -187,10 +188,10 @@ fn text_of(a: Color, l: &Limits, answer: &Answer) -> String {
         Verdict::Proven(proof) => {
             let first = match proof {
                 prove::ThreatProof::Leaf { leaf } => {
-                    format!("the leaf search's win, {}", leaf_line(leaf))
+                    format!("the leaf search's win, {}", line_text(&leaf.line()))
                 }
                 prove::ThreatProof::Threat { threat, .. } => {
-                    format!("first threat {}", stones(threat))
+                    format!("first threat {}", stones_text(threat))
                 }
                 prove::ThreatProof::Defence { replies, .. } => format!(
                     "{} to move: every move answered, {} by a proof of its own",
@@ -223,21 +224,6 @@ fn text_of(a: Color, l: &Limits, answer: &Answer) -> String {
         answer.time.as_secs_f64(),
         100.0 * answer.leaf_time.as_secs_f64() / answer.time.as_secs_f64().max(1e-9)
     )
-}
-
-fn leaf_line(leaf: &cpbim::search::proof::ProofNode) -> String {
-    leaf.line()
-        .iter()
-        .map(|m| stones(m))
-        .collect::<Vec<_>>()
-        .join(" | ")
-}
-
-fn stones(s: &[cpbim::Point]) -> String {
-    s.iter()
-        .map(|p| p.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn json(pos: &Position, side: Color, l: &Limits, answer: &Answer) -> serde_json::Value {
