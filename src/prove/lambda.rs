@@ -16,7 +16,7 @@ use crate::prove::tree::{Reply, ThreatProof};
 use crate::prove::zone::{count, for_each_window, zone};
 use crate::renju;
 use crate::search::proof::ProofNode;
-use crate::search::{Config, Outcome, Solver};
+use crate::search::{Config, Solver};
 use fxhash::FxHashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -423,16 +423,11 @@ impl<M: Model> Prover<'_, M> {
     /// The leaf search's proof that A, to move on `b`, wins.
     pub(super) fn leaf(&mut self, b: &Board) -> Option<ProofNode> {
         let start = Instant::now();
-        let (outcome, _, nodes) = self.solver.wins_within(b, self.a, self.stop);
-        let proof = if outcome == Outcome::Win {
-            self.solver.solve_for(b, self.a, self.stop).proof
-        } else {
-            None
-        };
+        let found = self.solver.first_win(b, self.a, self.stop);
         self.answer.leaf_searches += 1;
-        self.answer.leaf_nodes += nodes;
+        self.answer.leaf_nodes += found.nodes;
         self.answer.leaf_time += start.elapsed();
-        proof
+        found.proof
     }
 
     /// A's threat moves on `b` worth trying, the most promising first, at most `width`: moves

@@ -334,6 +334,24 @@ impl<M: Model> Solver<M> {
     /// of the side to move, this answers "what if the side to move passed?" (the threat it must
     /// answer). On the empty board nobody has a double threat (the first move is one stone).
     pub fn solve_for(&mut self, board: &Board, attacker: Color, stop: &AtomicBool) -> Solution {
+        self.answer(board, attacker, stop, false)
+    }
+
+    /// [`Solver::solve_for`] when only a win matters: the win search alone, as
+    /// [`Solver::wins_within`], and a win's line and proof (with [`Config::proof`]) built from
+    /// the same warm table, not by a second search. Without a win the outcome is `nowin` (which
+    /// then also stands for an exhausted tree the win search did not see), `none` or `unknown`.
+    pub fn first_win(&mut self, board: &Board, attacker: Color, stop: &AtomicBool) -> Solution {
+        self.answer(board, attacker, stop, true)
+    }
+
+    fn answer(
+        &mut self,
+        board: &Board,
+        attacker: Color,
+        stop: &AtomicBool,
+        win_only: bool,
+    ) -> Solution {
         self.tt.new_search();
         let start = Instant::now();
         let (_, limit) = self.limit(board);
@@ -342,7 +360,7 @@ impl<M: Model> Solver<M> {
             outcome,
             mut depth,
             minimal,
-        } = decide(&mut s, board, limit, &self.config, false);
+        } = decide(&mut s, board, limit, &self.config, win_only);
         let time = start.elapsed();
         let nodes = s.nodes;
         s.publish();
