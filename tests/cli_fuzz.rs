@@ -84,6 +84,18 @@ fn mutated_arguments_and_files() {
                 os("4096"),
             ],
             vec![os("position"), f, os("--format"), os("sgf")],
+            vec![
+                os("prove"),
+                f,
+                os("--depth"),
+                os("8"),
+                os("--leaf-depth"),
+                os("8"),
+                os("--leaf-nodes"),
+                os("2000"),
+                os("--nodes"),
+                os("50"),
+            ],
         ] {
             let o = cpbim(&args, b"", &[]);
             assert!(o.clean(), "input {i} {args:?}: {} {}", o.code, o.stderr);

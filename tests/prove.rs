@@ -44,6 +44,10 @@ fn compare(
         search: Search::ProofNumber,
         ..limits.clone()
     };
+    let threaded = Limits {
+        threads: 2,
+        ..limits.clone()
+    };
     let rules = Rules::of(&game);
     let mut seen = Seen::default();
     for seed in seeds {
@@ -62,6 +66,7 @@ fn compare(
             let zoned = prove::<Raw>(&pos, a, limits, &never);
             let proof_numbers = prove::<Raw>(&pos, a, &proof_number, &never);
             let full = prove::<Raw>(&pos, a, &full_width, &never);
+            let on_two = prove::<Raw>(&pos, a, &threaded, &never);
             seen.zone_nodes += zoned.nodes;
             seen.proof_number_nodes += proof_numbers.nodes;
             seen.full_width_nodes += full.nodes;
@@ -71,6 +76,18 @@ fn compare(
                 proven(&proof_numbers.verdict),
                 "{game} {pos:?}: {a:?}'s win by proof numbers and depth-first disagree"
             );
+            assert_eq!(
+                proven(&zoned.verdict),
+                proven(&on_two.verdict),
+                "{game} {pos:?}: {a:?}'s win on one thread and on two disagree"
+            );
+            if let Verdict::Proven(proof) = &on_two.verdict {
+                let json = serde_json::to_value(proof).unwrap();
+                let board = Plain::from_position(rules, &pos);
+                if let Err(e) = check_threat_proof(&board, colour(a), &json) {
+                    panic!("{game} {pos:?} ({a:?}): the proof on two threads does not hold: {e}");
+                }
+            }
             if let Verdict::Proven(proof) = &full.verdict {
                 seen.full_width_proofs += usize::from(proof.threats() > 0);
                 assert!(

@@ -8,7 +8,7 @@ use cpbim::prove::{self, Answer, Limits, Verdict};
 use cpbim::report::{line_text, stones_text};
 use cpbim::{Color, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The searches, by name.
@@ -61,13 +61,27 @@ pub struct ProveArgs {
     /// are proven within the same limits.
     #[arg(long, value_enum, default_value_t = SearchName::DepthFirst)]
     search: SearchName,
+    /// Threads (default: all cores). The depth-first search runs the root's threat moves (or,
+    /// with `--side`, the defender's moves) as jobs on them; the proof-number search runs on
+    /// one.
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
     /// Answer every legal defence, not only those inside the relevance zone (the reference
     /// the zone is measured against; much slower).
     #[arg(long)]
     full_width: bool,
+    /// Keep proven and failed positions in this redb database (created when absent): a
+    /// stopped search run again with the same store resumes where it was, and later searches
+    /// reuse every proof in it (docs/search.md, "The store").
+    #[arg(long, value_name = "PATH")]
+    store: Option<std::path::PathBuf>,
     /// Write the proof, when one is found, to this file as JSON (docs/json.md).
     #[arg(long, value_name = "FILE")]
     proof: Option<std::path::PathBuf>,
+    /// Write the proof, when one is found, to this file as SGF: the position, then the proof
+    /// as variations (every defence it lists, and the pass win for the others).
+    #[arg(long, value_name = "FILE")]
+    sgf: Option<std::path::PathBuf>,
     /// One JSON object, the proof included (docs/json.md).
     #[arg(long)]
     json: bool,
@@ -96,9 +110,17 @@ pub fn run(args: &ProveArgs) -> Result<()> {
             Ok::<_, anyhow::Error>(prove::prove::<M>(&pos, side, &limits, stop))
         })
     })?;
+    if let Some(e) = &answer.store_error {
+        anyhow::bail!("{e}; the search stopped (what was committed before stays in the store)");
+    }
     if let (Some(path), Verdict::Proven(proof)) = (&args.proof, &answer.verdict) {
         let json = serde_json::to_string(proof)?;
         cpbim::files::write(path, json + "\n")
+            .with_context(|| format!("writing the proof to {}", path.display()))?;
+    }
+    if let (Some(path), Verdict::Proven(proof)) = (&args.sgf, &answer.verdict) {
+        let sgf = prove::sgf::proof_sgf(&pos, side, proof);
+        cpbim::files::write(path, sgf + "\n")
             .with_context(|| format!("writing the proof to {}", path.display()))?;
     }
     if args.json {
@@ -131,7 +153,18 @@ fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
             SearchName::ProofNumber => prove::Search::ProofNumber,
             SearchName::DepthFirst => prove::Search::DepthFirst,
         },
+        threads: match (args.search, args.threads) {
+            (SearchName::ProofNumber, Some(n)) if n > 1 => anyhow::bail!(
+                "--threads {n}: the proof-number search runs on one thread (the depth-first one on many)"
+            ),
+            (SearchName::ProofNumber, _) => 1,
+            (SearchName::DepthFirst, n) => limits::threads(n),
+        },
         progress: Some(Arc::new(prove::lambda::Progress::default())),
+        store: match &args.store {
+            Some(path) => Some(Arc::new(Mutex::new(prove::Store::open(path)?))),
+            None => None,
+        },
     })
 }
 
@@ -146,12 +179,28 @@ fn with_progress<T>(progress: &prove::lambda::Progress, work: impl FnOnce() -> T
                 std::thread::sleep(Duration::from_millis(100));
                 waited += Duration::from_millis(100);
                 if waited >= Duration::from_secs(1) {
+                    let root = match (
+                        progress.root_pn.load(Ordering::Relaxed),
+                        progress.root_dn.load(Ordering::Relaxed),
+                        progress.root_total.load(Ordering::Relaxed),
+                    ) {
+                        (0, 0, 0) => String::new(),
+                        (0, 0, total) => format!(
+                            ", root {} of {total} settled",
+                            progress.root_done.load(Ordering::Relaxed)
+                        ),
+                        (pn, dn, _) => format!(", root pn {pn} dn {dn}"),
+                    };
                     bar.message(format!(
-                        "proving: threats ≤ {}, {} nodes, {} leaf searches, {} positions known",
+                        "proving: threats ≤ {}{root}, {} nodes, {} leaf searches, {} positions known{}",
                         progress.threats.load(Ordering::Relaxed),
                         progress.nodes.load(Ordering::Relaxed),
                         progress.leaf_searches.load(Ordering::Relaxed),
                         progress.known.load(Ordering::Relaxed),
+                        match progress.stored.load(Ordering::Relaxed) {
+                            0 => String::new(),
+                            n => format!(", store {n}"),
+                        },
                     ));
                     bar.inc(0);
                 }
@@ -217,12 +266,26 @@ fn text_of(a: Color, l: &Limits, answer: &Answer) -> String {
         ),
     };
     format!(
-        "{head}\n  {} nodes, {} leaf searches ({} nodes), {:.3} s ({:.0} % in leaf searches)",
+        "{head}\n  {} nodes, {} leaf searches ({} nodes), {:.3} s ({}){}",
         answer.nodes,
         answer.leaf_searches,
         answer.leaf_nodes,
         answer.time.as_secs_f64(),
-        100.0 * answer.leaf_time.as_secs_f64() / answer.time.as_secs_f64().max(1e-9)
+        match l.threads {
+            1 => format!(
+                "{:.0} % in leaf searches",
+                100.0 * answer.leaf_time.as_secs_f64() / answer.time.as_secs_f64().max(1e-9)
+            ),
+            n => format!(
+                "{:.3} s of leaf searches on {n} threads",
+                answer.leaf_time.as_secs_f64()
+            ),
+        },
+        match (&l.store, answer.store_hits) {
+            (None, _) => String::new(),
+            (Some(_), 1) => ", 1 position answered by the store".to_string(),
+            (Some(_), n) => format!(", {n} positions answered by the store"),
+        }
     )
 }
 
@@ -249,6 +312,7 @@ fn json(pos: &Position, side: Color, l: &Limits, answer: &Answer) -> serde_json:
             "nodes": l.max_nodes,
             "time": l.max_time.map(|t| t.as_secs_f64()),
             "zone": l.zone,
+            "threads": l.threads,
             "search": match l.search {
                 prove::Search::ProofNumber => "proof-number",
                 prove::Search::DepthFirst => "depth-first",
@@ -259,6 +323,8 @@ fn json(pos: &Position, side: Color, l: &Limits, answer: &Answer) -> serde_json:
         "leaf_nodes": answer.leaf_nodes,
         "time_ms": answer.time.as_secs_f64() * 1e3,
         "leaf_time_ms": answer.leaf_time.as_secs_f64() * 1e3,
+        "store_hits": answer.store_hits,
+        "store_time_ms": answer.store_time.as_secs_f64() * 1e3,
         "proof": proof,
     })
 }

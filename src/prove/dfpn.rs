@@ -50,8 +50,10 @@ struct Node {
     dn: u32,
     /// The moves to the children and their keys, once expanded.
     children: Option<Vec<(Vec<Point>, Key)>>,
-    /// An attacker node won by its leaf search: the proof.
-    leaf: Option<ProofNode>,
+    /// An attacker node won by its leaf search or known won by the store: the proof.
+    known: Option<ThreatProof>,
+    /// An attacker node solved and told to the store.
+    kept: bool,
     /// A defender node: the attacker's leaf win were it to pass (none at a root without one,
     /// or after a first stone that stops it: then every move is searched).
     pass: Option<ProofNode>,
@@ -69,7 +71,8 @@ impl Node {
             pn: 1,
             dn: 1,
             children: None,
-            leaf: None,
+            known: None,
+            kept: false,
             pass,
             stones,
         }
@@ -79,6 +82,8 @@ impl Node {
 /// The df-pn search's table.
 pub(super) struct Dfpn {
     nodes: FxHashMap<Key, Node>,
+    /// The root of the search under way (its numbers are published).
+    root: Option<Key>,
     /// The attacker.
     a: crate::Color,
 }
@@ -88,6 +93,7 @@ impl Dfpn {
     pub(super) fn new(a: crate::Color) -> Dfpn {
         Dfpn {
             nodes: FxHashMap::default(),
+            root: None,
             a,
         }
     }
@@ -110,10 +116,13 @@ impl Dfpn {
                 .entry(key.clone())
                 .or_insert_with(|| Node::new(pass, stones, false));
         }
+        self.root = Some(key.clone());
         self.mid(p, b, &key, INF, INF);
         (self.nodes.get(&key)?.pn == 0).then(|| self.extract(b, &key))
     }
 
+    /// Search below `key` (on `b`) until its numbers reach the thresholds or it is solved; an
+    /// attacker node solved is told to the store.
     fn mid<M: Model>(
         &mut self,
         p: &mut Prover<'_, M>,
@@ -122,6 +131,26 @@ impl Dfpn {
         th_pn: u32,
         th_dn: u32,
     ) {
+        self.search(p, b, key, th_pn, th_dn);
+        let solved = self.nodes.get(key).and_then(|n| {
+            (key.2 == Kind::Attacker && !n.kept && (n.pn == 0 || n.dn == 0)).then_some(n.pn == 0)
+        });
+        if let Some(won) = solved {
+            let found = won.then(|| self.extract(b, key));
+            p.keep(b, found.as_ref(), key.1);
+            self.nodes.get_mut(key).expect("solved").kept = true;
+        }
+    }
+
+    fn search<M: Model>(
+        &mut self,
+        p: &mut Prover<'_, M>,
+        b: &mut Board,
+        key: &Key,
+        th_pn: u32,
+        th_dn: u32,
+    ) {
+        p.dfpn_positions = self.nodes.len();
         if self.nodes.len() >= MAX_NODES {
             // Memory: the search ends as if stopped ("stopped", never a wrong answer).
             p.stopped = true;
@@ -137,6 +166,9 @@ impl Dfpn {
             let node = self.nodes.get_mut(key).expect("expanded");
             node.pn = pn;
             node.dn = dn;
+            if self.root.as_ref() == Some(key) {
+                p.root_numbers(pn.min(INF), dn.min(INF));
+            }
             let Some((i, child_pn, child_dn, second)) = best else {
                 return;
             };
@@ -214,8 +246,12 @@ impl Dfpn {
         let mut children = Vec::new();
         match key.2 {
             Kind::Attacker => {
-                if let Some(leaf) = p.leaf(b) {
-                    (node.pn, node.dn, node.leaf) = (0, INF, Some(leaf));
+                if let Some(known) = p.stored_within(b, t) {
+                    (node.pn, node.dn) = if known.is_some() { (0, INF) } else { (INF, 0) };
+                    (node.known, node.kept) = (known, true);
+                } else if let Some(leaf) = p.leaf(b) {
+                    (node.pn, node.dn) = (0, INF);
+                    node.known = Some(ThreatProof::Leaf { leaf });
                 } else if t == 0 {
                     (node.pn, node.dn) = (INF, 0);
                 } else {
@@ -271,8 +307,8 @@ impl Dfpn {
         let children = node.children.as_ref().expect("a proven node is expanded");
         match key.2 {
             Kind::Attacker => {
-                if let Some(leaf) = &node.leaf {
-                    return ThreatProof::Leaf { leaf: leaf.clone() };
+                if let Some(proof) = &node.known {
+                    return proof.clone();
                 }
                 let (threat, child) = children
                     .iter()

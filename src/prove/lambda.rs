@@ -9,6 +9,8 @@
 //! node with one threat fewer to spend. The threat budget grows from 0, so the proof found uses
 //! the fewest threats on its longest line that the search can find.
 
+use super::lock;
+use super::store::Store;
 use crate::board::{Board, Position};
 use crate::geom::{Color, Point, PointSet, MAX_POINTS};
 use crate::model::Model;
@@ -19,7 +21,7 @@ use crate::search::proof::ProofNode;
 use crate::search::{Config, Solver};
 use fxhash::FxHashMap;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The limits of a proof search.
@@ -45,8 +47,13 @@ pub struct Limits {
     pub zone: bool,
     /// How the tree is searched.
     pub search: Search,
+    /// Threads of the depth-first search ([`super::parallel`]: the root's moves as jobs).
+    pub threads: usize,
     /// Where the search publishes how far it is, for a caller to show while it runs.
     pub progress: Option<Arc<Progress>>,
+    /// The on-disk store of proven and failed attacker nodes, read and written as the search
+    /// goes ([`super::store`]).
+    pub store: Option<Arc<Mutex<Store>>>,
 }
 
 /// How a proof search goes through its tree (the same nodes, the same verdicts within the
@@ -73,6 +80,17 @@ pub struct Progress {
     pub threats: AtomicU32,
     /// Attacker nodes remembered in the table.
     pub known: AtomicU64,
+    /// Entries of the store.
+    pub stored: AtomicU64,
+    /// The root's alternatives (threat moves, or the defender's first stones) settled, of
+    /// how many, in the search under way.
+    pub root_done: AtomicU64,
+    /// See [`Progress::root_done`].
+    pub root_total: AtomicU64,
+    /// The proof-number search's root numbers (0 and 0 before it starts).
+    pub root_pn: AtomicU32,
+    /// See [`Progress::root_pn`].
+    pub root_dn: AtomicU32,
 }
 
 /// Nodes between two publications of [`Progress`].
@@ -90,7 +108,9 @@ impl Default for Limits {
             max_time: None,
             zone: true,
             search: Search::default(),
+            threads: 1,
             progress: None,
+            store: None,
         }
     }
 }
@@ -123,6 +143,12 @@ pub struct Answer {
     pub time: Duration,
     /// Of which in leaf searches.
     pub leaf_time: Duration,
+    /// Positions the store answered.
+    pub store_hits: u64,
+    /// Time spent reading and writing the store.
+    pub store_time: Duration,
+    /// Why the store failed, when it did (the search then stopped).
+    pub store_error: Option<String>,
 }
 
 /// Prove that `a` wins in `pos`, within `limits`, with model `M` at the leaves. When `a` is
@@ -130,33 +156,12 @@ pub struct Answer {
 /// win were it to pass, when there is one). `stop` ends the search early when set.
 pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicBool) -> Answer {
     let start = Instant::now();
-    let mut prover = Prover::<M> {
-        solver: Solver::new(Config {
-            depth: limits.leaf_depth,
-            max_nodes: Some(limits.leaf_nodes),
-            proof: true,
-            complete: true,
-            tt_entries: 1 << 18,
-            ..Config::default()
-        }),
-        limits,
-        a,
-        d: a.opponent(),
-        stop,
-        deadline: limits.max_time.and_then(|t| start.checked_add(t)),
-        stopped: false,
-        table: FxHashMap::default(),
-        killers: Vec::with_capacity(KILLERS + 1),
-        answer: Answer {
-            verdict: Verdict::NotProven,
-            threats: 0,
-            nodes: 0,
-            leaf_searches: 0,
-            leaf_nodes: 0,
-            time: Duration::ZERO,
-            leaf_time: Duration::ZERO,
-        },
-    };
+    let mut prover = Prover::<M>::new(limits, a, stop, start);
+    if let Some(proof) = prover.stored(pos.board()) {
+        prover.answer.verdict = Verdict::Proven(proof);
+        prover.answer.time = start.elapsed();
+        return prover.answer;
+    }
     let mut b = pos.board().clone();
     // D has won already: nothing to prove.
     let root_leaf =
@@ -174,7 +179,7 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
             let defender = (pos.to_move() != a).then(|| (root_leaf.clone(), pos.stones_to_place()));
             let found = match (limits.search, defender) {
                 (Search::ProofNumber, defender) => dfpn.run(&mut prover, &mut b, t, defender),
-                (Search::DepthFirst, None) => prover.attacker(&mut b, t),
+                (Search::DepthFirst, None) => prover.attacker_root(&mut b, t),
                 (Search::DepthFirst, Some((pass, stones))) => {
                     prover.defender_root(&mut b, pass.as_ref(), stones, t)
                 }
@@ -189,15 +194,97 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
             }
         }
     }
+    if let Verdict::Proven(proof) = prover.answer.verdict.clone() {
+        prover.keep(pos.board(), Some(&proof), 0);
+    }
+    prover.flush_store(true);
+    if prover.answer.store_error.is_some() {
+        prover.answer.verdict = Verdict::Stopped;
+    }
     prover.publish();
     prover.answer.time = start.elapsed();
     prover.answer
 }
 
+impl<'s, M: Model> Prover<'s, M> {
+    /// A prover of `a`'s win within `limits`, stopped by `stop`, its time counted from `start`.
+    fn new(limits: &'s Limits, a: Color, stop: &'s AtomicBool, start: Instant) -> Self {
+        Prover {
+            solver: Solver::new(Config {
+                depth: limits.leaf_depth,
+                max_nodes: Some(limits.leaf_nodes),
+                proof: true,
+                complete: true,
+                tt_entries: 1 << 18,
+                ..Config::default()
+            }),
+            limits,
+            a,
+            d: a.opponent(),
+            stop,
+            deadline: limits.max_time.and_then(|t| start.checked_add(t)),
+            stopped: false,
+            table: Arc::default(),
+            dfpn_positions: 0,
+            killers: Vec::with_capacity(KILLERS + 1),
+            published: (0, 0),
+            answer: Answer {
+                verdict: Verdict::NotProven,
+                threats: 0,
+                nodes: 0,
+                leaf_searches: 0,
+                leaf_nodes: 0,
+                time: Duration::ZERO,
+                leaf_time: Duration::ZERO,
+                store_hits: 0,
+                store_time: Duration::ZERO,
+                store_error: None,
+            },
+        }
+    }
+
+    /// A prover for another thread, stopped by `halt`: the same limits, deadline and
+    /// defence order, a solver and a table of its own.
+    pub(super) fn worker<'h>(&self, halt: &'h AtomicBool) -> Prover<'h, M>
+    where
+        's: 'h,
+    {
+        let mut w = Prover::new(self.limits, self.a, halt, Instant::now());
+        w.deadline = self.deadline;
+        w.killers = self.killers.clone();
+        w.table = self.table.clone();
+        w.answer.threats = self.answer.threats;
+        w
+    }
+}
+
+impl<M: Model> Prover<'_, M> {
+    /// Has the caller's signal been given?
+    pub(super) fn signalled(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Count what a worker did (it published its progress itself).
+    pub(super) fn absorb(&mut self, w: Answer) {
+        let a = &mut self.answer;
+        a.nodes += w.nodes;
+        a.leaf_searches += w.leaf_searches;
+        a.leaf_nodes += w.leaf_nodes;
+        a.leaf_time += w.leaf_time;
+        a.store_hits += w.store_hits;
+        a.store_time += w.store_time;
+        if a.store_error.is_none() {
+            a.store_error = w.store_error;
+        }
+        self.published.0 += w.nodes;
+        self.published.1 += w.leaf_searches;
+    }
+}
+
 /// What the search knows of an attacker node.
 enum Known {
-    /// Proven with this many threats.
-    Proven(u32, ThreatProof),
+    /// Proven.
+    Proven(ThreatProof),
     /// Not proven with this many threats or fewer.
     Failed(u32),
 }
@@ -216,40 +303,62 @@ pub(super) struct Prover<'s, M: Model> {
     stop: &'s AtomicBool,
     deadline: Option<Instant>,
     pub(super) stopped: bool,
-    /// Keyed by the whole board (A is always to move at an attacker node): a transposition
-    /// can never be mistaken for another position.
-    table: FxHashMap<Board, Known>,
+    /// What is known of attacker nodes and of positions after a threat, keyed by the whole
+    /// board (whose stones say who is to move): a transposition can never be mistaken for
+    /// another position. Shared by the threads of one search.
+    table: Arc<Mutex<FxHashMap<Board, Known>>>,
+    /// Positions in the proof-number search's table, when it runs (for [`Progress::known`]).
+    pub(super) dfpn_positions: usize,
     /// Defender stones that refuted threats lately, the latest first.
-    killers: Vec<Point>,
+    pub(super) killers: Vec<Point>,
+    /// Nodes and leaf searches already added to [`Limits::progress`].
+    published: (u64, u64),
     pub(super) answer: Answer,
 }
 
 impl<M: Model> Prover<'_, M> {
     /// A proof that A, to move on `b`, wins with at most `t` threats on a line.
-    fn attacker(&mut self, b: &mut Board, t: u32) -> Option<ThreatProof> {
+    pub(super) fn attacker(&mut self, b: &mut Board, t: u32) -> Option<ThreatProof> {
         if self.out_of_limits() {
             return None;
         }
-        match self.table.get(b) {
-            Some(Known::Proven(n, proof)) if *n <= t => return Some(proof.clone()),
-            Some(Known::Failed(n)) if *n >= t => return None,
-            _ => {}
+        if let Some(found) = self.recall(b, t) {
+            return found;
         }
         let found = self.search_attacker(b, t);
         if !self.stopped {
-            if self.table.len() >= TABLE_ENTRIES {
-                self.table.clear();
-            }
-            let known = match &found {
-                Some(proof) => Known::Proven(proof.threats(), proof.clone()),
-                None => Known::Failed(t),
-            };
-            self.table.insert(b.clone(), known);
+            self.learn(b, found.as_ref(), t);
         }
         found
     }
 
-    fn search_attacker(&mut self, b: &mut Board, t: u32) -> Option<ThreatProof> {
+    /// What the table, then the store, knows of `b` (A to move, or D after A's threat)
+    /// within `t` threats: a proof (whatever its threats: a proof is a proof), `Some(None)`
+    /// when not proven within `t` or more, `None` when unknown.
+    pub(super) fn recall(&mut self, b: &Board, t: u32) -> Option<Option<ThreatProof>> {
+        let known = match lock(&self.table).get(b) {
+            Some(Known::Proven(proof)) => Some(Some(proof.clone())),
+            Some(Known::Failed(n)) if *n >= t => Some(None),
+            _ => None,
+        };
+        known.or_else(|| self.stored_within(b, t))
+    }
+
+    /// Remember what the search found of `b` within `t` threats, in the table and the store.
+    pub(super) fn learn(&mut self, b: &Board, found: Option<&ThreatProof>, t: u32) {
+        self.keep(b, found, t);
+        let mut table = lock(&self.table);
+        if table.len() >= TABLE_ENTRIES {
+            table.clear();
+        }
+        let known = match found {
+            Some(proof) => Known::Proven(proof.clone()),
+            None => Known::Failed(t),
+        };
+        table.insert(b.clone(), known);
+    }
+
+    pub(super) fn search_attacker(&mut self, b: &mut Board, t: u32) -> Option<ThreatProof> {
         if let Some(leaf) = self.leaf(b) {
             return Some(ThreatProof::Leaf { leaf });
         }
@@ -258,20 +367,55 @@ impl<M: Model> Prover<'_, M> {
         }
         for threat in self.threat_moves(b) {
             threat.iter().for_each(|&x| b.set(x, Some(self.a)));
-            let found = self.leaf(b).and_then(|pass| {
-                let replies = self.defences(b, &pass, t)?;
-                Some(ThreatProof::Threat {
-                    threat: threat.clone(),
+            let found = self.after_threat(b, t);
+            threat.iter().for_each(|&x| b.set(x, None));
+            if let Some((pass, replies)) = found {
+                return Some(ThreatProof::Threat {
+                    threat,
                     pass,
                     replies,
-                })
-            });
-            threat.iter().for_each(|&x| b.set(x, None));
-            if found.is_some() || self.stopped {
-                return found;
+                });
+            }
+            if self.stopped {
+                return None;
             }
         }
         None
+    }
+
+    /// After a move of A (on `b`): its pass win and every defence inside that win's zone
+    /// answered with `t − 1` threats, or `None` (no threat, or a defence not answered). The
+    /// store, when there is one, keeps both answers (a position with D to move is proven as
+    /// [`ThreatProof::Defence`]).
+    pub(super) fn after_threat(
+        &mut self,
+        b: &mut Board,
+        t: u32,
+    ) -> Option<(ProofNode, Vec<Reply>)> {
+        match self.recall(b, t) {
+            Some(None) => return None,
+            Some(Some(proof)) => {
+                if let Some(answered) = proof.into_pass_and_replies() {
+                    return Some(answered);
+                }
+            }
+            None => {}
+        }
+        let Some(pass) = self.leaf(b) else {
+            // No threat, whatever the budget.
+            self.learn(b, None, u32::MAX);
+            return None;
+        };
+        let replies = self.defences(b, &pass, t);
+        if self.stopped {
+            return None;
+        }
+        let proof = replies.map(|replies| ThreatProof::Defence {
+            pass: Some(pass),
+            replies,
+        });
+        self.learn(b, proof.as_ref(), t);
+        proof?.into_pass_and_replies()
     }
 
     /// After a threat (on `b`) whose pass win is `pass`: every defence inside its zone
@@ -294,14 +438,7 @@ impl<M: Model> Prover<'_, M> {
         let mut replies = Vec::new();
         let firsts: Vec<Point> = zone.iter().filter(|&x| self.may_defend(b, x)).collect();
         for s in self.killers_first(firsts) {
-            b.set(s, Some(self.d));
-            let answered = if stones == 1 {
-                self.answer(b, vec![s], t).map(|r| vec![r])
-            } else {
-                self.second_stones(b, s, &done, t)
-            };
-            b.set(s, None);
-            let Some(answered) = answered else {
+            let Some(answered) = self.first_stone(b, s, stones, &done, t) else {
                 self.refuted_by(s);
                 return None;
             };
@@ -309,6 +446,26 @@ impl<M: Model> Prover<'_, M> {
             done.insert(s);
         }
         Some(replies)
+    }
+
+    /// D's moves (of `stones`) whose first stone is `s` on `b`, answered with `t − 1` threats,
+    /// except those whose other stone is in `done`; `None` when one is not.
+    pub(super) fn first_stone(
+        &mut self,
+        b: &mut Board,
+        s: Point,
+        stones: usize,
+        done: &PointSet,
+        t: u32,
+    ) -> Option<Vec<Reply>> {
+        b.set(s, Some(self.d));
+        let answered = if stones == 1 {
+            self.answer(b, vec![s], t).map(|r| vec![r])
+        } else {
+            self.second_stones(b, s, done, t)
+        };
+        b.set(s, None);
+        answered
     }
 
     /// The defences whose first stone is `s` (on `b`), except those whose other stone is in
@@ -398,7 +555,9 @@ impl<M: Model> Prover<'_, M> {
         t: u32,
     ) -> Option<ThreatProof> {
         let zone = self.zone_of(b, pass);
-        let replies = self.moves_of(b, zone, stones, t + 1)?;
+        let firsts: Vec<Point> = zone.iter().filter(|&x| self.may_defend(b, x)).collect();
+        let firsts = self.killers_first(firsts);
+        let replies = self.defender_root_moves(b, &firsts, stones, t + 1)?;
         Some(ThreatProof::Defence {
             pass: pass.cloned(),
             replies,
@@ -485,6 +644,7 @@ impl<M: Model> Prover<'_, M> {
         self.answer.nodes += 1;
         if self.answer.nodes.is_multiple_of(PUBLISH_EVERY) {
             self.publish();
+            self.flush_store(false);
         }
         if self.stopped
             || self.stop.load(Ordering::Relaxed)
@@ -498,14 +658,46 @@ impl<M: Model> Prover<'_, M> {
 }
 
 impl<M: Model> Prover<'_, M> {
-    /// Tell [`Limits::progress`] how far the search is.
-    pub(super) fn publish(&self) {
+    /// Tell [`Limits::progress`] that `done` of the root's `total` alternatives are settled.
+    pub(super) fn root_progress(&self, done: usize, total: usize) {
         if let Some(p) = &self.limits.progress {
-            p.nodes.store(self.answer.nodes, Ordering::Relaxed);
+            p.root_done.store(done as u64, Ordering::Relaxed);
+            p.root_total.store(total as u64, Ordering::Relaxed);
+        }
+    }
+
+    /// A worker settled one of the root's alternatives.
+    pub(super) fn root_progress_step(&self, total: usize) {
+        if let Some(p) = &self.limits.progress {
+            p.root_done.fetch_add(1, Ordering::Relaxed);
+            p.root_total.store(total as u64, Ordering::Relaxed);
+        }
+    }
+
+    /// Tell [`Limits::progress`] the proof-number search's root numbers.
+    pub(super) fn root_numbers(&self, pn: u32, dn: u32) {
+        if let Some(p) = &self.limits.progress {
+            p.root_pn.store(pn, Ordering::Relaxed);
+            p.root_dn.store(dn, Ordering::Relaxed);
+        }
+    }
+
+    /// Tell [`Limits::progress`] how far the search is.
+    pub(super) fn publish(&mut self) {
+        if let Some(p) = &self.limits.progress {
+            let (nodes, leaves) = (self.answer.nodes, self.answer.leaf_searches);
+            p.nodes
+                .fetch_add(nodes - self.published.0, Ordering::Relaxed);
             p.leaf_searches
-                .store(self.answer.leaf_searches, Ordering::Relaxed);
+                .fetch_add(leaves - self.published.1, Ordering::Relaxed);
+            self.published = (nodes, leaves);
             p.threats.store(self.answer.threats, Ordering::Relaxed);
-            p.known.store(self.table.len() as u64, Ordering::Relaxed);
+            let known = lock(&self.table).len() + self.dfpn_positions;
+            p.known.store(known as u64, Ordering::Relaxed);
+            if let Some(store) = &self.limits.store {
+                let store = lock(store);
+                p.stored.store(store.len(), Ordering::Relaxed);
+            }
         }
     }
 }

@@ -5,8 +5,18 @@
 
 mod dfpn;
 pub mod lambda;
+mod parallel;
+pub mod sgf;
+pub mod store;
 pub mod tree;
 pub mod zone;
 
 pub use lambda::{prove, Answer, Limits, Search, Verdict};
+pub use store::Store;
 pub use tree::{Reply, ThreatProof};
+
+/// `m` locked. A thread that panicked while holding it leaves nothing half written in the
+/// prover's tables and store (each update is one insertion), so the lock is taken anyway.
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}

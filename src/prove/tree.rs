@@ -71,6 +71,40 @@ pub enum Reply {
 }
 
 impl ThreatProof {
+    /// The same proof with every point `x` replaced by `f(x)` (a symmetry of the board).
+    pub fn map_points(&self, f: &impl Fn(Point) -> Point) -> ThreatProof {
+        match self {
+            ThreatProof::Leaf { leaf } => ThreatProof::Leaf {
+                leaf: leaf.map_points(f),
+            },
+            ThreatProof::Threat {
+                threat,
+                pass,
+                replies,
+            } => ThreatProof::Threat {
+                threat: threat.iter().map(|&x| f(x)).collect(),
+                pass: pass.map_points(f),
+                replies: replies.iter().map(|r| r.map_points(f)).collect(),
+            },
+            ThreatProof::Defence { pass, replies } => ThreatProof::Defence {
+                pass: pass.as_ref().map(|p| p.map_points(f)),
+                replies: replies.iter().map(|r| r.map_points(f)).collect(),
+            },
+        }
+    }
+
+    /// A defender's proof with a pass win: the pass win and the replies (what a threat's
+    /// proof holds after its stones).
+    pub fn into_pass_and_replies(self) -> Option<(ProofNode, Vec<Reply>)> {
+        match self {
+            ThreatProof::Defence {
+                pass: Some(pass),
+                replies,
+            } => Some((pass, replies)),
+            _ => None,
+        }
+    }
+
     /// The threat moves on the longest line of the proof (0 for a leaf).
     pub fn threats(&self) -> u32 {
         match self {
@@ -100,6 +134,24 @@ impl ThreatProof {
 }
 
 impl Reply {
+    fn map_points(&self, f: &impl Fn(Point) -> Point) -> Reply {
+        match self {
+            Reply::Move { stones, next } => Reply::Move {
+                stones: stones.iter().map(|&x| f(x)).collect(),
+                next: next.map_points(f),
+            },
+            Reply::Stone {
+                stone,
+                pass,
+                replies,
+            } => Reply::Stone {
+                stone: f(*stone),
+                pass: pass.map_points(f),
+                replies: replies.iter().map(|r| r.map_points(f)).collect(),
+            },
+        }
+    }
+
     fn threats(&self) -> u32 {
         match self {
             Reply::Move { next, .. } => next.threats(),

@@ -40,6 +40,24 @@ pub struct Defense {
 }
 
 impl ProofNode {
+    /// The same proof with every point `x` replaced by `f(x)` (a symmetry of the board).
+    pub fn map_points(&self, f: &impl Fn(Point) -> Point) -> ProofNode {
+        let map = |v: &[Point]| v.iter().map(|&x| f(x)).collect();
+        match self {
+            ProofNode::Six { six } => ProofNode::Six { six: map(six) },
+            ProofNode::Attack { attack, defenses } => ProofNode::Attack {
+                attack: map(attack),
+                defenses: defenses
+                    .iter()
+                    .map(|d| Defense {
+                        stones: map(&d.stones),
+                        next: d.next.map_points(f),
+                    })
+                    .collect(),
+            },
+        }
+    }
+
     /// Number of attacker nodes (six and attack) in the tree.
     pub fn size(&self) -> usize {
         match self {

@@ -1,0 +1,450 @@
+//! The on-disk store of a proof search (`cpbim prove --store PATH`; `docs/search.md`,
+//! "The store"): attacker nodes proven (with their proofs) and not proven within a threat
+//! budget, kept in a redb database so that a stopped search resumes where it was and later
+//! searches reuse what earlier ones proved.
+//!
+//! A position is keyed by its canonical form under the board's symmetries (8 on a square board,
+//! 4 on another): the game, the attacker and the stones of each colour, as bytes, under the
+//! symmetry that gives the smallest key. A proof is kept in that orientation and mapped back
+//! on reading.
+//!
+//! - A proof holds whatever the limits: a proven entry answers every later search.
+//! - "Not proven with t threats" holds only for the limits it was searched with: its key also
+//!   holds the limits that shape the tree ([`Fingerprint`]) and the store's format.
+//!
+//! Writes are gathered and committed together (every [`FLUSH_EVERY`] or at the end, and when
+//! the search stops): a crash loses the last few seconds at most, never the database (redb
+//! commits are atomic).
+
+use super::lambda::Prover;
+use super::lock;
+use super::tree::ThreatProof;
+use crate::board::Board;
+use crate::game::Rule;
+use crate::geom::Point;
+use crate::model::Model;
+use crate::Color;
+use fxhash::FxHashMap;
+use redb::{Database, ReadableTable, ReadableTableMetadata, TableDefinition};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Proven attacker nodes: canonical key → the proof (JSON, canonical orientation).
+const PROVEN: TableDefinition<&[u8], &[u8]> = TableDefinition::new("proven");
+/// Positions not proven: canonical key and fingerprint → the threat budget searched (high 32
+/// bits) and the last two defender stones that refuted a threat there, each as its point index
+/// + 1 (0: none), in the canonical orientation.
+const FAILED: TableDefinition<&[u8], u64> = TableDefinition::new("failed");
+
+/// The format of the keys; a change of the search that changes what "not proven within
+/// these limits" means changes it too (proofs stay valid whatever the version).
+const FORMAT: u8 = 1;
+
+/// Pending writes are committed at least this often.
+pub const FLUSH_EVERY: Duration = Duration::from_secs(5);
+
+/// Why the store could not be used.
+#[derive(Debug, thiserror::Error)]
+#[error("proof store {path}: {message}")]
+pub struct StoreError {
+    path: String,
+    message: String,
+}
+
+/// The limits that shape a search's tree below the root: a failure is only known for them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fingerprint {
+    /// Leaf search depth in plies.
+    pub leaf_depth: u32,
+    /// Leaf search nodes.
+    pub leaf_nodes: u64,
+    /// Threat moves per attacker node.
+    pub width: usize,
+    /// Replies restricted to zones.
+    pub zone: bool,
+}
+
+impl Fingerprint {
+    fn bytes(&self) -> Vec<u8> {
+        let mut v = vec![FORMAT];
+        v.extend(self.leaf_depth.to_be_bytes());
+        v.extend(self.leaf_nodes.to_be_bytes());
+        v.extend((self.width as u32).to_be_bytes());
+        v.push(self.zone as u8);
+        v
+    }
+}
+
+/// The open store.
+pub struct Store {
+    db: Database,
+    path: String,
+    proven: FxHashMap<Vec<u8>, Vec<u8>>,
+    failed: FxHashMap<Vec<u8>, u64>,
+    last_flush: Instant,
+    entries: u64,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Store({}, {} entries)", self.path, self.entries)
+    }
+}
+
+impl Store {
+    /// Open the store at `path`, creating it when it does not exist.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let name = path.display().to_string();
+        let err = |e: &dyn std::fmt::Display| StoreError {
+            path: name.clone(),
+            message: e.to_string(),
+        };
+        let db = Database::create(path).map_err(|e| match e {
+            redb::DatabaseError::DatabaseAlreadyOpen => {
+                err(&"in use by another search (one search per store at a time)")
+            }
+            redb::DatabaseError::Storage(redb::StorageError::Io(io))
+                if io.kind() == std::io::ErrorKind::InvalidData =>
+            {
+                err(&"not a proof store (a redb database that `cpbim prove` wrote)")
+            }
+            e => err(&e),
+        })?;
+        let tx = db.begin_write().map_err(|e| err(&e))?;
+        let entries = {
+            let proven = tx.open_table(PROVEN).map_err(|e| err(&e))?;
+            let failed = tx.open_table(FAILED).map_err(|e| err(&e))?;
+            proven.len().map_err(|e| err(&e))? + failed.len().map_err(|e| err(&e))?
+        };
+        tx.commit().map_err(|e| err(&e))?;
+        Ok(Store {
+            db,
+            path: name,
+            proven: FxHashMap::default(),
+            failed: FxHashMap::default(),
+            last_flush: Instant::now(),
+            entries,
+        })
+    }
+
+    /// Entries written (committed or pending).
+    pub fn len(&self) -> u64 {
+        self.entries + (self.proven.len() + self.failed.len()) as u64
+    }
+
+    /// True when the store holds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// A proof that `a`, to move on `b`, wins, if one is stored.
+    pub fn proof(&self, b: &Board, a: Color) -> Result<Option<ThreatProof>, StoreError> {
+        let (key, sym) = canonical(b, a);
+        let bytes = match self.proven.get(&key) {
+            Some(v) => Some(v.clone()),
+            None => {
+                let tx = self.db.begin_read().map_err(|e| self.error(&e))?;
+                let table = tx.open_table(PROVEN).map_err(|e| self.error(&e))?;
+                let got = table.get(key.as_slice()).map_err(|e| self.error(&e))?;
+                got.map(|v| v.value().to_vec())
+            }
+        };
+        let Some(bytes) = bytes else { return Ok(None) };
+        let proof: ThreatProof = serde_json::from_slice(&bytes).map_err(|e| self.error(&e))?;
+        let game = b.game();
+        let back = inverse(sym);
+        Ok(Some(
+            proof.map_points(&|x| apply(back, x, game.m(), game.n())),
+        ))
+    }
+
+    /// The largest threat budget within which `a`, to move on `b`, was not proven under the
+    /// limits `f`, if it was searched, and the defender's stones that refuted threats there
+    /// last (the latest first).
+    pub fn failed(
+        &self,
+        b: &Board,
+        a: Color,
+        f: &Fingerprint,
+    ) -> Result<Option<(u32, Vec<Point>)>, StoreError> {
+        let (mut key, sym) = canonical(b, a);
+        key.extend(f.bytes());
+        let value = match self.failed.get(&key) {
+            Some(&v) => Some(v),
+            None => {
+                let tx = self.db.begin_read().map_err(|e| self.error(&e))?;
+                let table = tx.open_table(FAILED).map_err(|e| self.error(&e))?;
+                let got = table.get(key.as_slice()).map_err(|e| self.error(&e))?;
+                got.map(|v| v.value())
+            }
+        };
+        let game = b.game();
+        let back = inverse(sym);
+        Ok(value.map(|v| {
+            let stones = [(v >> 16) & 0xffff, v & 0xffff]
+                .into_iter()
+                .filter_map(|i| Point::from_index((i as usize).checked_sub(1)?))
+                .filter(|&x| game.contains(x))
+                .map(|x| apply(back, x, game.m(), game.n()))
+                .collect();
+            ((v >> 32) as u32, stones)
+        }))
+    }
+
+    /// Keep `proof` of `a`'s win, `a` to move on `b` (committed by a later flush).
+    pub fn put_proof(&mut self, b: &Board, a: Color, proof: &ThreatProof) {
+        let (key, sym) = canonical(b, a);
+        let game = b.game();
+        let canonical = proof.map_points(&|x| apply(sym, x, game.m(), game.n()));
+        let bytes = serde_json::to_vec(&canonical).expect("a proof is plain JSON");
+        self.proven.insert(key, bytes);
+    }
+
+    /// Keep that `a`, to move on `b`, was not proven within `t` threats under `f`, the
+    /// defender's `refuters` (at most two, the latest first) having refuted threats there last.
+    pub fn put_failed(&mut self, b: &Board, a: Color, f: &Fingerprint, t: u32, refuters: &[Point]) {
+        let (mut key, sym) = canonical(b, a);
+        key.extend(f.bytes());
+        let game = b.game();
+        let mut value = u64::from(t) << 32;
+        for (i, &x) in refuters.iter().take(2).enumerate() {
+            let x = apply(sym, x, game.m(), game.n()).index() as u64 + 1;
+            value |= x << (16 * (1 - i));
+        }
+        let known = self.failed.entry(key).or_insert(value);
+        if *known >> 32 <= value >> 32 {
+            *known = value;
+        }
+    }
+
+    /// Commit the pending writes when [`FLUSH_EVERY`] has passed since the last commit.
+    pub fn flush_if_due(&mut self) -> Result<(), StoreError> {
+        if self.last_flush.elapsed() >= FLUSH_EVERY {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Commit the pending writes.
+    pub fn flush(&mut self) -> Result<(), StoreError> {
+        self.last_flush = Instant::now();
+        if self.proven.is_empty() && self.failed.is_empty() {
+            return Ok(());
+        }
+        let tx = self.db.begin_write().map_err(|e| self.error(&e))?;
+        {
+            let mut proven = tx.open_table(PROVEN).map_err(|e| self.error(&e))?;
+            for (k, v) in &self.proven {
+                proven
+                    .insert(k.as_slice(), v.as_slice())
+                    .map_err(|e| self.error(&e))?;
+            }
+            let mut failed = tx.open_table(FAILED).map_err(|e| self.error(&e))?;
+            for (k, &v) in &self.failed {
+                let old = failed
+                    .get(k.as_slice())
+                    .map_err(|e| self.error(&e))?
+                    .map(|old| old.value());
+                if old.is_none_or(|old| old >> 32 <= v >> 32) {
+                    failed.insert(k.as_slice(), v).map_err(|e| self.error(&e))?;
+                }
+            }
+            self.entries = proven.len().map_err(|e| self.error(&e))?
+                + failed.len().map_err(|e| self.error(&e))?;
+        }
+        tx.commit().map_err(|e| self.error(&e))?;
+        self.proven.clear();
+        self.failed.clear();
+        Ok(())
+    }
+
+    fn error(&self, e: &dyn std::fmt::Display) -> StoreError {
+        StoreError {
+            path: self.path.clone(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// The search's side of the store.
+impl<M: Model> Prover<'_, M> {
+    /// What the store knows of A to move on `b` within `t` threats: a proof (of any number of
+    /// threats: a proof is a proof), or `Some(None)` when it was not proven within `t` or more
+    /// under these limits; `None` when the store does not know (or there is none).
+    pub(super) fn stored_within(&mut self, b: &Board, t: u32) -> Option<Option<ThreatProof>> {
+        let store = self.limits.store.clone()?;
+        let start = Instant::now();
+        let store = lock(&store);
+        let known = match store.proof(b, self.a) {
+            Ok(Some(proof)) => Some(Some(proof)),
+            Ok(None) => match store.failed(b, self.a, &self.fingerprint()) {
+                Ok(Some((n, refuters))) if n >= t => {
+                    // The defences that refuted threats there are tried first next, as
+                    // after the search itself.
+                    refuters.iter().rev().for_each(|&x| self.refuted_by(x));
+                    Some(None)
+                }
+                Ok(_) => None,
+                Err(e) => return self.store_failed(e),
+            },
+            Err(e) => return self.store_failed(e),
+        };
+        self.answer.store_hits += known.is_some() as u64;
+        self.answer.store_time += start.elapsed();
+        known
+    }
+
+    /// A proof of `b` from the store, whatever the limits.
+    pub(super) fn stored(&mut self, b: &Board) -> Option<ThreatProof> {
+        self.stored_within(b, u32::MAX).flatten()
+    }
+
+    /// Tell the store what the search found of A to move on `b` within `t` threats.
+    pub(super) fn keep(&mut self, b: &Board, found: Option<&ThreatProof>, t: u32) {
+        let fingerprint = self.fingerprint();
+        if let Some(store) = &self.limits.store {
+            let start = Instant::now();
+            let mut store = lock(store);
+            match found {
+                Some(proof) => store.put_proof(b, self.a, proof),
+                None => {
+                    let refuters = &self.killers[..self.killers.len().min(2)];
+                    store.put_failed(b, self.a, &fingerprint, t, refuters);
+                }
+            }
+            self.answer.store_time += start.elapsed();
+        }
+    }
+
+    /// Commit the store's pending writes (`now`, or when they are due); a failure stops the
+    /// search.
+    pub(super) fn flush_store(&mut self, now: bool) {
+        let Some(store) = self.limits.store.clone() else {
+            return;
+        };
+        let start = Instant::now();
+        let mut store = lock(&store);
+        let done = if now {
+            store.flush()
+        } else {
+            store.flush_if_due()
+        };
+        self.answer.store_time += start.elapsed();
+        if let Err(e) = done {
+            drop(store);
+            self.store_failed::<()>(e);
+        }
+    }
+
+    fn store_failed<T>(&mut self, e: StoreError) -> Option<T> {
+        self.answer.store_error.get_or_insert(e.to_string());
+        self.stopped = true;
+        None
+    }
+
+    fn fingerprint(&self) -> Fingerprint {
+        Fingerprint {
+            leaf_depth: self.limits.leaf_depth,
+            leaf_nodes: self.limits.leaf_nodes,
+            width: self.limits.width,
+            zone: self.limits.zone,
+        }
+    }
+}
+
+/// The symmetries of an m×n board: 0–3 (identity, mirror of columns, of rows, both) on every
+/// board, 4–7 (the transposes) on a square one.
+fn symmetries(m: usize, n: usize) -> usize {
+    if m == n {
+        8
+    } else {
+        4
+    }
+}
+
+/// Point `x` under symmetry `s` of the m×n board.
+fn apply(s: usize, x: Point, m: usize, n: usize) -> Point {
+    let (c, r) = (x.col(), x.row());
+    let (w, h) = (m - 1, n - 1);
+    let (c, r) = match s {
+        0 => (c, r),
+        1 => (w - c, r),
+        2 => (c, h - r),
+        3 => (w - c, h - r),
+        4 => (r, c),
+        5 => (w - r, c),
+        6 => (r, h - c),
+        _ => (w - r, h - c),
+    };
+    Point::new(c, r).expect("a symmetry keeps points on the board")
+}
+
+/// The symmetry that undoes `s`.
+fn inverse(s: usize) -> usize {
+    match s {
+        5 => 6,
+        6 => 5,
+        s => s,
+    }
+}
+
+/// The canonical key of `b` with attacker `a`, and the symmetry that gives it.
+pub(super) fn canonical(b: &Board, a: Color) -> (Vec<u8>, usize) {
+    let game = b.game();
+    let (m, n) = (game.m(), game.n());
+    let rule = match game.rule() {
+        Rule::Free => 0,
+        Rule::Exact => 1,
+        Rule::Renju => 2,
+    };
+    let head = [
+        FORMAT,
+        m as u8,
+        n as u8,
+        game.k() as u8,
+        game.p() as u8,
+        game.q() as u8,
+        rule,
+        a.index() as u8,
+    ];
+    let stones: Vec<(Point, Color)> = b.iter().collect();
+    let mut best: Option<(Vec<u8>, usize)> = None;
+    for s in 0..symmetries(m, n) {
+        let mut key = head.to_vec();
+        for c in [Color::Black, Color::White] {
+            let mut points: Vec<u16> = stones
+                .iter()
+                .filter(|&&(_, sc)| sc == c)
+                .map(|&(x, _)| apply(s, x, m, n).index() as u16)
+                .collect();
+            points.sort_unstable();
+            points.iter().for_each(|i| key.extend(i.to_be_bytes()));
+            key.extend([0xff, 0xff]);
+        }
+        if best.as_ref().is_none_or(|(k, _)| key < *k) {
+            best = Some((key, s));
+        }
+    }
+    best.expect("every board has the identity")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_symmetry_is_undone_by_its_inverse() {
+        for (m, n) in [(19, 19), (15, 15), (9, 7)] {
+            for s in 0..symmetries(m, n) {
+                for c in 0..m {
+                    for r in 0..n {
+                        let x = Point::new(c, r).unwrap();
+                        let y = apply(s, x, m, n);
+                        assert!(y.col() < m && y.row() < n);
+                        assert_eq!(apply(inverse(s), y, m, n), x, "{m}x{n} s{s} {x}");
+                    }
+                }
+            }
+        }
+    }
+}
