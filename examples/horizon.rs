@@ -3,8 +3,9 @@
 //! from the last move until the first failure. One line per game, then the distribution of
 //! the whole moves `prove` gains.
 //!
-//! `cargo run --release --example horizon -- FIRST COUNT SECONDS`
-//! (games FIRST+1 … FIRST+COUNT of data/connect6_games.csv; SECONDS per `prove`).
+//! `cargo run --release --example horizon -- FIRST COUNT SECONDS [THREADS]`
+//! (games FIRST+1 … FIRST+COUNT of data/connect6_games.csv; SECONDS per `prove`, on THREADS
+//! threads, 1 by default).
 use cpbim::games::{bundled_games_path, load_games};
 use cpbim::prove::{prove, Limits, Verdict};
 use cpbim::search::{solve, Config, Outcome};
@@ -17,9 +18,11 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let number = |i: usize, default: u64| args.get(i).map_or(default, |s| s.parse().unwrap());
     let (first, count, seconds) = (number(0, 0), number(1, 20), number(2, 10));
+    let threads = number(3, 1) as usize;
     let games = load_games(&bundled_games_path()).expect("the bundled games");
     let limits = Limits {
         max_time: Some(Duration::from_secs(seconds)),
+        threads,
         ..Limits::default()
     };
     let never = AtomicBool::new(false);
