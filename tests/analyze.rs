@@ -105,6 +105,7 @@ fn defences_agree_with_the_reference_pair_by_pair() {
         },
         defenses: true,
         radius: 1,
+        prove: None,
     };
     let bs = analyze_line(&line, &cfg, &stop, &|_| {}).unwrap();
     let b = bs.last().unwrap();

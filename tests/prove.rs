@@ -342,3 +342,40 @@ fn a_signal_stops_a_proof_search() {
         assert!(!file.exists());
     }
 }
+
+/// `analyze --prove` asks the proof search at every boundary where the double-threat search
+/// finds no win for the side to move, and says which it settles: the last boundary of game 3.
+#[test]
+fn analyze_marks_the_boundaries_that_prove_settles() {
+    let stones = "j10 j11 k10 k11 i12 l12 l9 m8 l11 n11 n9 n10 o12 k8 j9 i6 k9 i10 h11 g12 l7 h12 g11 f11 h9 h13 g10 h14 i13 g15 i15";
+    let out = common::binary::cpbim(
+        &[
+            "analyze",
+            stones,
+            "--prove",
+            "--prove-time",
+            "0.5",
+            "--json",
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let boundaries: Vec<serde_json::Value> = out
+        .lines()
+        .iter()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(boundaries.len(), 16);
+    for b in &boundaries {
+        // Asked exactly where the side to move's own search found no win.
+        assert_eq!(b.get("prove").is_some(), b["win"]["result"] != "win", "{b}");
+    }
+    let last = boundaries.last().unwrap();
+    assert_eq!(last["win"]["result"], "none");
+    assert_eq!(last["prove"]["result"], "proven");
+    assert_eq!(last["prove"]["threats"], 1);
+    let out = common::binary::cpbim(&["analyze", stones, "--prove", "--prove-time=-1"], b"", &[]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("--prove-time"), "{}", out.stderr);
+}

@@ -29,6 +29,13 @@ pub struct AnalyzeArgs {
     /// Candidate points for --defenses: empty points within this distance of a stone.
     #[arg(long, default_value_t = 2)]
     radius: usize,
+    /// Also run `cpbim prove` (its default limits) for the side to move at every boundary
+    /// where the double-threat search finds no win: which of them the proof search settles.
+    #[arg(long)]
+    prove: bool,
+    /// With --prove: seconds per boundary's proof search.
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+    prove_time: f64,
     #[command(flatten)]
     search: SearchArgs,
     /// One JSON object per move boundary, then one for the end of a finished game; in a batch
@@ -85,6 +92,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
         search: args.search.config(&args.input.game)?,
         defenses: args.defenses,
         radius: args.radius,
+        prove: args
+            .prove
+            .then(|| -> Result<cpbim::prove::Limits> {
+                Ok(cpbim::prove::Limits {
+                    max_time: Some(super::limits::seconds("prove-time", args.prove_time)?),
+                    ..cpbim::prove::Limits::default()
+                })
+            })
+            .transpose()?,
     };
     let jobs = jobs(args)?;
     super::interrupt::soften();
