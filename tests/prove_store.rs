@@ -173,3 +173,24 @@ fn the_cli_refuses_a_store_it_cannot_use() {
         .unwrap()
         .starts_with("this is not"));
 }
+
+/// The proof-number search reads and writes the same store: its proof is found again at once,
+/// and the depth-first search takes it from there too.
+#[test]
+fn the_proof_number_search_shares_the_store() {
+    let pos = cpbim::parse_position(GAME3, Game::CONNECT6).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.redb");
+    let proof_number = Limits {
+        search: cpbim::prove::Search::ProofNumber,
+        ..Limits::default()
+    };
+    let first = run(&pos, &path, proof_number.clone());
+    assert_eq!(checked(&pos, &first), Ok(1));
+    assert!(first.nodes > 0);
+    for limits in [proof_number, Limits::default()] {
+        let again = run(&pos, &path, limits);
+        assert_eq!((again.nodes, again.store_hits), (0, 1));
+        assert_eq!(again.verdict, first.verdict);
+    }
+}

@@ -118,20 +118,12 @@ impl Dfpn {
         }
         self.root = Some(key.clone());
         self.mid(p, b, &key, INF, INF);
+        self.keep_solved(p, b, &key);
         (self.nodes.get(&key)?.pn == 0).then(|| self.extract(b, &key))
     }
 
-    /// Search below `key` (on `b`) until its numbers reach the thresholds or it is solved; an
-    /// attacker node solved is told to the store.
-    fn mid<M: Model>(
-        &mut self,
-        p: &mut Prover<'_, M>,
-        b: &mut Board,
-        key: &Key,
-        th_pn: u32,
-        th_dn: u32,
-    ) {
-        self.search(p, b, key, th_pn, th_dn);
+    /// An attacker node `key` (on `b`) just solved is told to the store, once.
+    fn keep_solved<M: Model>(&mut self, p: &mut Prover<'_, M>, b: &mut Board, key: &Key) {
         let solved = self.nodes.get(key).and_then(|n| {
             (key.2 == Kind::Attacker && !n.kept && (n.pn == 0 || n.dn == 0)).then_some(n.pn == 0)
         });
@@ -142,7 +134,8 @@ impl Dfpn {
         }
     }
 
-    fn search<M: Model>(
+    /// Search below `key` (on `b`) until its numbers reach the thresholds or it is solved.
+    fn mid<M: Model>(
         &mut self,
         p: &mut Prover<'_, M>,
         b: &mut Board,
@@ -189,6 +182,7 @@ impl Dfpn {
             let c = if key.2 == Kind::Attacker { p.a } else { p.d };
             stones.iter().for_each(|&x| b.set(x, Some(c)));
             self.mid(p, b, &child, c_pn, c_dn);
+            self.keep_solved(p, b, &child);
             stones.iter().for_each(|&x| b.set(x, None));
             if p.stopped {
                 let (pn, dn, _) = self.numbers(key);

@@ -89,8 +89,8 @@ impl<M: Model> Prover<'_, M> {
         Some(found.into_iter().flatten().collect())
     }
 
-    /// Run `jobs` jobs here (one thread) or on workers; the combination's results in job
-    /// order, or `None` when it fails or the search stopped (then marked stopped).
+    /// Run `jobs` jobs here, in order (one thread), or on workers; the combination's results
+    /// in job order, or `None` when it fails or the search stopped (then marked stopped).
     fn jobs<T: Send>(
         &mut self,
         b: &Board,
@@ -99,20 +99,10 @@ impl<M: Model> Prover<'_, M> {
         job: &Job<'_, M, T>,
     ) -> Option<Vec<T>> {
         self.root_progress(0, jobs);
-        match self.limits.threads.min(jobs) {
-            0 | 1 => self.jobs_here(b, jobs, combine, job),
-            threads => self.jobs_on(b, threads, jobs, combine, job),
+        let threads = self.limits.threads.min(jobs);
+        if threads > 1 {
+            return self.jobs_on(b, threads, jobs, combine, job);
         }
-    }
-
-    /// [`Prover::jobs`] on this thread, in order.
-    fn jobs_here<T>(
-        &mut self,
-        b: &Board,
-        jobs: usize,
-        combine: Combine,
-        job: &Job<'_, M, T>,
-    ) -> Option<Vec<T>> {
         let mut b = b.clone();
         let mut results = Vec::new();
         for i in 0..jobs {
