@@ -524,14 +524,13 @@ pub fn boundary_json(b: &Boundary) -> serde_json::Value {
 
 /// `proven with 1 threat (first M9 L10), 0.012 s`, or why not.
 fn proved_text(a: &crate::prove::Answer) -> String {
-    use crate::prove::{ThreatProof, Verdict};
+    use crate::prove::Verdict;
     let time = a.time.as_secs_f64();
     match &a.verdict {
         Verdict::Proven(proof) => {
-            let first = match proof {
-                ThreatProof::Threat { threat, .. } => format!(" (first {})", points_text(threat)),
-                _ => String::new(),
-            };
+            let first = proof
+                .first_threat()
+                .map_or(String::new(), |t| format!(" (first {})", points_text(t)));
             let n = proof.threats();
             let threats = if n == 1 { "threat" } else { "threats" };
             format!("proven with {n} {threats}{first}, {time:.3} s")
@@ -543,21 +542,13 @@ fn proved_text(a: &crate::prove::Answer) -> String {
 
 /// The `prove` object of a boundary's JSON.
 fn proved_json(a: &crate::prove::Answer) -> serde_json::Value {
-    use crate::prove::{ThreatProof, Verdict};
-    let (result, threats, first) = match &a.verdict {
-        Verdict::Proven(proof) => {
-            let first = match proof {
-                ThreatProof::Threat { threat, .. } => Some(threat.clone()),
-                _ => None,
-            };
-            ("proven", proof.threats(), first)
-        }
-        Verdict::NotProven => ("not proven", a.threats, None),
-        Verdict::Stopped => ("stopped", a.threats, None),
+    let first = match &a.verdict {
+        crate::prove::Verdict::Proven(proof) => proof.first_threat(),
+        _ => None,
     };
     serde_json::json!({
-        "result": result,
-        "threats": threats,
+        "result": a.verdict.name(),
+        "threats": a.threats_reached(),
         "first": first,
         "nodes": a.nodes,
         "time_ms": (a.time.as_secs_f64() * 1e6).round() / 1e3,

@@ -213,14 +213,6 @@ fn with_progress<T>(progress: &prove::lambda::Progress, work: impl FnOnce() -> T
     })
 }
 
-fn result_name(v: &Verdict) -> &'static str {
-    match v {
-        Verdict::Proven(_) => "proven",
-        Verdict::NotProven => "not proven",
-        Verdict::Stopped => "stopped",
-    }
-}
-
 fn limits_text(l: &Limits) -> String {
     format!(
         "threats ≤ {}, leaf depth {} plies, width {}{}",
@@ -295,14 +287,11 @@ fn json(pos: &Position, side: Color, l: &Limits, answer: &Answer) -> serde_json:
         _ => serde_json::Value::Null,
     };
     serde_json::json!({
-        "result": result_name(&answer.verdict),
+        "result": answer.verdict.name(),
         "game": pos.game().to_string(),
         "to_move": pos.to_move().name(),
         "side": side.name(),
-        "threats": match &answer.verdict {
-            Verdict::Proven(p) => p.threats(),
-            _ => answer.threats,
-        },
+        "threats": answer.threats_reached(),
         "limits": {
             "threats": l.threats,
             "depth": l.root_depth,

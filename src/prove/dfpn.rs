@@ -122,8 +122,12 @@ impl Dfpn {
         (self.nodes.get(&key)?.pn == 0).then(|| self.extract(b, &key))
     }
 
-    /// An attacker node `key` (on `b`) just solved is told to the store, once.
+    /// An attacker node `key` (on `b`) just solved is told to the store (when there is one),
+    /// once: its proof is read back from the table only for that.
     fn keep_solved<M: Model>(&mut self, p: &mut Prover<'_, M>, b: &mut Board, key: &Key) {
+        if p.limits.store.is_none() {
+            return;
+        }
         let solved = self.nodes.get(key).and_then(|n| {
             (key.2 == Kind::Attacker && !n.kept && (n.pn == 0 || n.dn == 0)).then_some(n.pn == 0)
         });

@@ -126,6 +126,27 @@ pub enum Verdict {
     Stopped,
 }
 
+impl Verdict {
+    /// `proven`, `not proven` or `stopped`, as the CLI and JSON say it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Proven(_) => "proven",
+            Verdict::NotProven => "not proven",
+            Verdict::Stopped => "stopped",
+        }
+    }
+}
+
+impl Answer {
+    /// The threats on the proof's longest line when proven, else the threat budget reached.
+    pub fn threats_reached(&self) -> u32 {
+        match &self.verdict {
+            Verdict::Proven(proof) => proof.threats(),
+            _ => self.threats,
+        }
+    }
+}
+
 /// A proof search's answer and what it cost.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Answer {
@@ -179,7 +200,7 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
             let defender = (pos.to_move() != a).then(|| (root_leaf.clone(), pos.stones_to_place()));
             let found = match (limits.search, defender) {
                 (Search::ProofNumber, defender) => dfpn.run(&mut prover, &mut b, t, defender),
-                (Search::DepthFirst, None) => prover.attacker_root(&mut b, t),
+                (Search::DepthFirst, None) => prover.attacker_node(&mut b, t, true),
                 (Search::DepthFirst, Some((pass, stones))) => {
                     prover.defender_root(&mut b, pass.as_ref(), stones, t)
                 }
@@ -194,7 +215,8 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
             }
         }
     }
-    if let Verdict::Proven(proof) = prover.answer.verdict.clone() {
+    if let (Some(_), Verdict::Proven(proof)) = (&limits.store, &prover.answer.verdict) {
+        let proof = proof.clone();
         prover.keep(pos.board(), Some(&proof), 0);
     }
     prover.flush_store(true);
@@ -243,8 +265,8 @@ impl<'s, M: Model> Prover<'s, M> {
         }
     }
 
-    /// A prover for another thread, stopped by `halt`: the same limits, deadline and
-    /// defence order, a solver and a table of its own.
+    /// A prover for another thread, stopped by `halt`: the same limits, deadline, defence
+    /// order to start with and table of positions known, a solver of its own.
     pub(super) fn worker<'h>(&self, halt: &'h AtomicBool) -> Prover<'h, M>
     where
         's: 'h,
@@ -318,14 +340,25 @@ pub(super) struct Prover<'s, M: Model> {
 
 impl<M: Model> Prover<'_, M> {
     /// A proof that A, to move on `b`, wins with at most `t` threats on a line.
-    pub(super) fn attacker(&mut self, b: &mut Board, t: u32) -> Option<ThreatProof> {
+    fn attacker(&mut self, b: &mut Board, t: u32) -> Option<ThreatProof> {
+        self.attacker_node(b, t, false)
+    }
+
+    /// [`Prover::attacker`]; at the `root`, its threat moves are jobs on
+    /// [`Limits::threads`] threads ([`super::parallel`]).
+    pub(super) fn attacker_node(
+        &mut self,
+        b: &mut Board,
+        t: u32,
+        root: bool,
+    ) -> Option<ThreatProof> {
         if self.out_of_limits() {
             return None;
         }
         if let Some(found) = self.recall(b, t) {
             return found;
         }
-        let found = self.search_attacker(b, t);
+        let found = self.search_attacker(b, t, root);
         if !self.stopped {
             self.learn(b, found.as_ref(), t);
         }
@@ -358,40 +391,50 @@ impl<M: Model> Prover<'_, M> {
         table.insert(b.clone(), known);
     }
 
-    pub(super) fn search_attacker(&mut self, b: &mut Board, t: u32) -> Option<ThreatProof> {
+    fn search_attacker(&mut self, b: &mut Board, t: u32, root: bool) -> Option<ThreatProof> {
         if let Some(leaf) = self.leaf(b) {
             return Some(ThreatProof::Leaf { leaf });
         }
         if t == 0 {
             return None;
         }
-        for threat in self.threat_moves(b) {
-            threat.iter().for_each(|&x| b.set(x, Some(self.a)));
-            let found = self.after_threat(b, t);
-            threat.iter().for_each(|&x| b.set(x, None));
-            if let Some((pass, replies)) = found {
-                return Some(ThreatProof::Threat {
-                    threat,
-                    pass,
-                    replies,
-                });
-            }
-            if self.stopped {
-                return None;
+        let threats = self.threat_moves(b);
+        if root {
+            return self.root_threats(b, &threats, t);
+        }
+        for threat in &threats {
+            let found = self.threat(b, threat, t);
+            if found.is_some() || self.stopped {
+                return found;
             }
         }
         None
+    }
+
+    /// A's `threat` on `b`, with every defence inside its pass win's zone answered with
+    /// `t − 1` threats, or `None`.
+    pub(super) fn threat(
+        &mut self,
+        b: &mut Board,
+        threat: &[Point],
+        t: u32,
+    ) -> Option<ThreatProof> {
+        threat.iter().for_each(|&x| b.set(x, Some(self.a)));
+        let found = self.after_threat(b, t);
+        threat.iter().for_each(|&x| b.set(x, None));
+        let (pass, replies) = found?;
+        Some(ThreatProof::Threat {
+            threat: threat.to_vec(),
+            pass,
+            replies,
+        })
     }
 
     /// After a move of A (on `b`): its pass win and every defence inside that win's zone
     /// answered with `t − 1` threats, or `None` (no threat, or a defence not answered). The
     /// store, when there is one, keeps both answers (a position with D to move is proven as
     /// [`ThreatProof::Defence`]).
-    pub(super) fn after_threat(
-        &mut self,
-        b: &mut Board,
-        t: u32,
-    ) -> Option<(ProofNode, Vec<Reply>)> {
+    fn after_threat(&mut self, b: &mut Board, t: u32) -> Option<(ProofNode, Vec<Reply>)> {
         match self.recall(b, t) {
             Some(None) => return None,
             Some(Some(proof)) => {
@@ -436,8 +479,7 @@ impl<M: Model> Prover<'_, M> {
     ) -> Option<Vec<Reply>> {
         let mut done = PointSet::EMPTY;
         let mut replies = Vec::new();
-        let firsts: Vec<Point> = zone.iter().filter(|&x| self.may_defend(b, x)).collect();
-        for s in self.killers_first(firsts) {
+        for s in self.first_stones(b, zone) {
             let Some(answered) = self.first_stone(b, s, stones, &done, t) else {
                 self.refuted_by(s);
                 return None;
@@ -446,6 +488,12 @@ impl<M: Model> Prover<'_, M> {
             done.insert(s);
         }
         Some(replies)
+    }
+
+    /// The points of `zone` D may play on `b`, those that refuted threats lately first.
+    fn first_stones(&self, b: &Board, zone: PointSet) -> Vec<Point> {
+        let firsts = zone.iter().filter(|&x| self.may_defend(b, x)).collect();
+        self.killers_first(firsts)
     }
 
     /// D's moves (of `stones`) whose first stone is `s` on `b`, answered with `t − 1` threats,
@@ -554,9 +602,7 @@ impl<M: Model> Prover<'_, M> {
         stones: usize,
         t: u32,
     ) -> Option<ThreatProof> {
-        let zone = self.zone_of(b, pass);
-        let firsts: Vec<Point> = zone.iter().filter(|&x| self.may_defend(b, x)).collect();
-        let firsts = self.killers_first(firsts);
+        let firsts = self.first_stones(b, self.zone_of(b, pass));
         let replies = self.defender_root_moves(b, &firsts, stones, t + 1)?;
         Some(ThreatProof::Defence {
             pass: pass.cloned(),
@@ -667,10 +713,9 @@ impl<M: Model> Prover<'_, M> {
     }
 
     /// A worker settled one of the root's alternatives.
-    pub(super) fn root_progress_step(&self, total: usize) {
+    pub(super) fn root_progress_step(&self) {
         if let Some(p) = &self.limits.progress {
             p.root_done.fetch_add(1, Ordering::Relaxed);
-            p.root_total.store(total as u64, Ordering::Relaxed);
         }
     }
 

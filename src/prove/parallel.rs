@@ -32,39 +32,17 @@ enum Combine {
 }
 
 impl<M: Model> Prover<'_, M> {
-    /// The attacker's root (A to move on `b`, `t` threats): as [`Prover::attacker`], its
-    /// threat moves as jobs on [`super::Limits::threads`] threads.
-    pub(super) fn attacker_root(&mut self, b: &mut Board, t: u32) -> Option<ThreatProof> {
-        if let Some(found) = self.recall(b, t) {
-            return found;
-        }
-        if self.out_of_limits() {
-            return None;
-        }
-        let found = match self.leaf(b) {
-            Some(leaf) => Some(ThreatProof::Leaf { leaf }),
-            None if t == 0 => None,
-            None => {
-                let threats = self.threat_moves(b);
-                let a = self.a;
-                let proven = self.jobs(b, threats.len(), Combine::Any, &|w, b, i| {
-                    let threat = &threats[i];
-                    threat.iter().for_each(|&x| b.set(x, Some(a)));
-                    let found = w.after_threat(b, t);
-                    threat.iter().for_each(|&x| b.set(x, None));
-                    found.map(|(pass, replies)| ThreatProof::Threat {
-                        threat: threat.clone(),
-                        pass,
-                        replies,
-                    })
-                });
-                proven.and_then(|mut proofs| proofs.pop())
-            }
-        };
-        if !self.stopped {
-            self.learn(b, found.as_ref(), t);
-        }
-        found
+    /// The attacker's `threats` on `b` as jobs (the first proven is the proof), `t` threats.
+    pub(super) fn root_threats(
+        &mut self,
+        b: &Board,
+        threats: &[Vec<Point>],
+        t: u32,
+    ) -> Option<ThreatProof> {
+        let proven = self.jobs(b, threats.len(), Combine::Any, &|w, b, i| {
+            w.threat(b, &threats[i], t)
+        });
+        proven.and_then(|mut proofs| proofs.pop())
     }
 
     /// The defender's moves at the root as jobs: D to move on `b`, placing `stones`, every
@@ -174,7 +152,7 @@ impl<M: Model> Prover<'_, M> {
             if w.stopped {
                 break;
             }
-            w.root_progress_step(jobs);
+            w.root_progress_step();
             let decides = match found {
                 Some(found) => {
                     lock(&shared.results).push((i, found));

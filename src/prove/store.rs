@@ -75,6 +75,16 @@ impl Fingerprint {
     }
 }
 
+/// What the store knows of a position.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stored {
+    /// A proof of the attacker's win.
+    Proven(ThreatProof),
+    /// Not proven within this threat budget under the limits asked about; the defender's
+    /// stones that refuted threats there last, the latest first.
+    Failed(u32, Vec<Point>),
+}
+
 /// The open store.
 pub struct Store {
     db: Database,
@@ -137,57 +147,48 @@ impl Store {
         self.len() == 0
     }
 
-    /// A proof that `a`, to move on `b`, wins, if one is stored.
-    pub fn proof(&self, b: &Board, a: Color) -> Result<Option<ThreatProof>, StoreError> {
-        let (key, sym) = canonical(b, a);
-        let bytes = match self.proven.get(&key) {
-            Some(v) => Some(v.clone()),
-            None => {
-                let tx = self.db.begin_read().map_err(|e| self.error(&e))?;
-                let table = tx.open_table(PROVEN).map_err(|e| self.error(&e))?;
-                let got = table.get(key.as_slice()).map_err(|e| self.error(&e))?;
-                got.map(|v| v.value().to_vec())
-            }
-        };
-        let Some(bytes) = bytes else { return Ok(None) };
-        let proof: ThreatProof = serde_json::from_slice(&bytes).map_err(|e| self.error(&e))?;
-        let game = b.game();
-        let back = inverse(sym);
-        Ok(Some(
-            proof.map_points(&|x| apply(back, x, game.m(), game.n())),
-        ))
-    }
-
-    /// The largest threat budget within which `a`, to move on `b`, was not proven under the
-    /// limits `f`, if it was searched, and the defender's stones that refuted threats there
-    /// last (the latest first).
-    pub fn failed(
+    /// What is stored of `a` to move on `b`: a proof (whatever the limits), else the largest
+    /// threat budget within which it was not proven under the limits `f` with the defender's
+    /// stones that refuted threats there last (the latest first), else nothing.
+    pub fn lookup(
         &self,
         b: &Board,
         a: Color,
         f: &Fingerprint,
-    ) -> Result<Option<(u32, Vec<Point>)>, StoreError> {
-        let (mut key, sym) = canonical(b, a);
-        key.extend(f.bytes());
-        let value = match self.failed.get(&key) {
-            Some(&v) => Some(v),
-            None => {
-                let tx = self.db.begin_read().map_err(|e| self.error(&e))?;
+    ) -> Result<Option<Stored>, StoreError> {
+        let (key, sym) = canonical(b, a);
+        let mut failed_key = key.clone();
+        failed_key.extend(f.bytes());
+        let mut proof = self.proven.get(&key).cloned();
+        let mut failed = None;
+        if proof.is_none() {
+            let tx = self.db.begin_read().map_err(|e| self.error(&e))?;
+            let table = tx.open_table(PROVEN).map_err(|e| self.error(&e))?;
+            let got = table.get(key.as_slice()).map_err(|e| self.error(&e))?;
+            proof = got.map(|v| v.value().to_vec());
+            failed = self.failed.get(&failed_key).copied();
+            if proof.is_none() && failed.is_none() {
                 let table = tx.open_table(FAILED).map_err(|e| self.error(&e))?;
-                let got = table.get(key.as_slice()).map_err(|e| self.error(&e))?;
-                got.map(|v| v.value())
+                let got = table
+                    .get(failed_key.as_slice())
+                    .map_err(|e| self.error(&e))?;
+                failed = got.map(|v| v.value());
             }
-        };
+        }
         let game = b.game();
-        let back = inverse(sym);
-        Ok(value.map(|v| {
+        let back = |x: Point| apply(inverse(sym), x, game.m(), game.n());
+        if let Some(bytes) = proof {
+            let proof: ThreatProof = serde_json::from_slice(&bytes).map_err(|e| self.error(&e))?;
+            return Ok(Some(Stored::Proven(proof.map_points(&back))));
+        }
+        Ok(failed.map(|v| {
             let stones = [(v >> 16) & 0xffff, v & 0xffff]
                 .into_iter()
                 .filter_map(|i| Point::from_index((i as usize).checked_sub(1)?))
                 .filter(|&x| game.contains(x))
-                .map(|x| apply(back, x, game.m(), game.n()))
+                .map(back)
                 .collect();
-            ((v >> 32) as u32, stones)
+            Stored::Failed((v >> 32) as u32, stones)
         }))
     }
 
@@ -275,18 +276,15 @@ impl<M: Model> Prover<'_, M> {
         let store = self.limits.store.clone()?;
         let start = Instant::now();
         let store = lock(&store);
-        let known = match store.proof(b, self.a) {
-            Ok(Some(proof)) => Some(Some(proof)),
-            Ok(None) => match store.failed(b, self.a, &self.fingerprint()) {
-                Ok(Some((n, refuters))) if n >= t => {
-                    // The defences that refuted threats there are tried first next, as
-                    // after the search itself.
-                    refuters.iter().rev().for_each(|&x| self.refuted_by(x));
-                    Some(None)
-                }
-                Ok(_) => None,
-                Err(e) => return self.store_failed(e),
-            },
+        let known = match store.lookup(b, self.a, &self.fingerprint()) {
+            Ok(Some(Stored::Proven(proof))) => Some(Some(proof)),
+            Ok(Some(Stored::Failed(n, refuters))) if n >= t => {
+                // The defences that refuted threats there are tried first next, as after the
+                // search itself.
+                refuters.iter().rev().for_each(|&x| self.refuted_by(x));
+                Some(None)
+            }
+            Ok(_) => None,
             Err(e) => return self.store_failed(e),
         };
         self.answer.store_hits += known.is_some() as u64;

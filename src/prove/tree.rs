@@ -93,6 +93,14 @@ impl ThreatProof {
         }
     }
 
+    /// The proof's first threat, when it starts with one.
+    pub fn first_threat(&self) -> Option<&[Point]> {
+        match self {
+            ThreatProof::Threat { threat, .. } => Some(threat),
+            _ => None,
+        }
+    }
+
     /// A defender's proof with a pass win: the pass win and the replies (what a threat's
     /// proof holds after its stones).
     pub fn into_pass_and_replies(self) -> Option<(ProofNode, Vec<Reply>)> {
