@@ -23,7 +23,7 @@ fn main() {
     if let Some(status) = cli::interrupt::status() {
         std::process::exit(status);
     }
-    if result.is_err() {
-        std::process::exit(1);
+    if let Err(e) = &result {
+        std::process::exit(cli::exit_status(e));
     }
 }

@@ -1,4 +1,5 @@
-//! Quoting user input in messages: a token is shown as written, but never a megabyte of it.
+//! Words of messages: user input quoted (a token as written, but never a megabyte of it),
+//! counts with their nouns.
 
 /// At most this many characters of a token are shown in a message.
 pub const EXCERPT_CHARS: usize = 24;
@@ -18,9 +19,23 @@ pub fn quoted(s: &str) -> String {
     format!("{:?}", excerpt(s))
 }
 
+/// `n` and the noun, singular for one: `1 game`, `2 games`, `0 errors` (nouns whose plural
+/// adds an `s`).
+pub fn counted(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_is_singular() {
+        assert_eq!(counted(1u32, "game"), "1 game");
+        assert_eq!(counted(0u32, "error"), "0 errors");
+        assert_eq!(counted(2u32, "win"), "2 wins");
+    }
 
     #[test]
     fn short_tokens_are_whole_and_long_ones_cut() {

@@ -526,6 +526,36 @@ async fn drive(page: Page, url: String) {
         .await;
     assert_eq!(color, json!("black"));
 
+    // A depth that is not whole rounds: refused as the command line refuses it, and the result
+    // box says so (it does not stay "solving…").
+    let step = page
+        .js("return document.getElementById('solve-depth').step")
+        .await;
+    assert_eq!(step, json!("2"));
+    page.js("document.getElementById('solve-depth').value = '3'")
+        .await;
+    page.click("#solve").await;
+    let said = page
+        .until(
+            "the refused depth",
+            "const t = document.getElementById('solve-result').textContent; return t.startsWith('error') && t",
+        )
+        .await;
+    let cli = cpbim(
+        &["solve", "--game", "renju", "--depth", "3", "H8"],
+        b"",
+        &[],
+    );
+    assert_eq!(cli.code, 2, "{}", cli.stderr);
+    let reason = |t: &str| t.split_once(": depths").map(|(_, r)| r.trim().to_string());
+    assert_eq!(
+        reason(said.as_str().unwrap()),
+        reason(&cli.stderr),
+        "{said}"
+    );
+    page.js("document.getElementById('solve-depth').value = ''")
+        .await;
+
     puzzle(&page).await;
 }
 

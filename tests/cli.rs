@@ -43,8 +43,9 @@ fn a_multi_byte_sgf_value_is_an_error_not_a_panic() {
     let o = run(&["position", "(;B[é])"], b"");
     assert_eq!(o.code, 1);
     assert!(o.stderr.starts_with("error: malformed SGF"), "{}", o.stderr);
+    // The other line is answered; the batch exits 1 (a line failed).
     let o = run(&["solve", "--json"], "J10 K11 I11\n(;B[é])\n".as_bytes());
-    assert!(o.clean() && o.code == 0, "{}", o.stderr);
+    assert!(o.clean() && o.code == 1, "{}", o.stderr);
     let lines = o.lines();
     assert_eq!(lines.len(), 2);
     assert!(json(lines[0])["result"].is_string());
@@ -56,10 +57,11 @@ fn a_multi_byte_sgf_value_is_an_error_not_a_panic() {
 fn a_line_that_is_not_utf8_gets_its_own_error() {
     let input = b"J10 K11 I11\nJ10 K11 I11 # caf\xe9\nJ10 K11 I11 H11 I10\n";
     let o = run(&["solve", "--json"], input);
-    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.code, 1, "{}", o.stderr);
     let lines = o.lines();
     assert_eq!(lines.len(), 3);
     assert!(json(lines[0])["result"].is_string());
+    assert_eq!(json(lines[1])["input_line"], 2);
     assert!(json(lines[1])["error"]
         .as_str()
         .unwrap()
@@ -150,16 +152,22 @@ fn arguments_are_paths_or_games_by_one_rule() {
         "{}",
         o.stderr
     );
-    // A file of lines is a batch: W12 has 2 comment lines (answered as the empty board) and
-    // 80 positions.
+    // A file of lines is a batch: W12 has 2 comment lines (skipped) and 80 positions, each
+    // answer naming its input line.
     let o = run(&["solve", "testsets/W12.txt", "--json"], b"");
-    let results: Vec<String> = o
-        .lines()
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let answers: Vec<serde_json::Value> = o.lines().iter().map(|l| json(l)).collect();
+    assert_eq!(answers.len(), 80);
+    assert!(answers.iter().all(|a| a["result"] == "win"));
+    let numbers: Vec<u64> = answers
         .iter()
-        .map(|l| json(l)["result"].as_str().unwrap().to_string())
+        .map(|a| a["input_line"].as_u64().unwrap())
         .collect();
-    assert_eq!(results.len(), 82);
-    assert_eq!(results.iter().filter(|r| *r == "win").count(), 80);
+    assert_eq!(numbers, (3..=82).collect::<Vec<u64>>());
+    // The README's example file: its comment lines are not games.
+    let o = run(&["solve", "examples/positions/example.txt"], b"");
+    assert_eq!(o.lines().len(), 1, "{}", o.stdout);
+    assert!(o.stdout.starts_with("win 16"), "{}", o.stdout);
     // `-` reads standard input like a file: lines, or one diagram / SGF.
     let o = run(&["solve", "-", "--json"], b"J10 K11 I11\nJ10\n");
     assert_eq!(o.lines().len(), 2);
@@ -190,7 +198,7 @@ fn other_games_are_read_and_written() {
     );
     assert_eq!(
         o.stdout.trim(),
-        "(;FF[4]GM[4]SZ[15];B[h8];W[i9];B[j10])",
+        "(;FF[4]GM[4]SZ[15];B[hh];W[ig];B[jf])",
         "{}",
         o.stderr
     );
@@ -399,8 +407,9 @@ fn huge_option_values_get_errors_or_caps() {
         all.extend(args.iter().copied());
         all.push("J10 K11 I11");
         let o = run(&all, b"");
+        // Bad usage: status 2, as clap's own errors.
         assert!(
-            o.code == 1 && o.stderr.contains(says),
+            o.code == 2 && o.stderr.contains(says),
             "{args:?}: {}",
             o.stderr
         );
@@ -728,7 +737,7 @@ fn engine_depths_are_bounded() {
     ] {
         let o = run(args, b"");
         assert!(
-            o.code == 1 && o.stderr.contains("give 1 to 9 whole moves"),
+            o.code == 2 && o.stderr.contains("give 1 to 9 whole moves"),
             "{args:?}: {}",
             o.stderr
         );

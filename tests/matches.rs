@@ -113,14 +113,20 @@ fn bad_arguments_are_refused() {
         b"",
         &[],
     );
-    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(o.code, 2, "{}", o.stderr);
     refused(
         &["match", "--engine", "a", "--openings", "/no/such/file"],
         "no such file",
     );
-    refused(
+    let o = cpbim(
         &["match", "--engine", "a", "--sprt", "5,0,0.05,0.05"],
-        "elo0 < elo1",
+        b"",
+        &[],
+    );
+    assert!(
+        o.code == 2 && o.stderr.contains("elo0 < elo1"),
+        "{}",
+        o.stderr
     );
 }
 

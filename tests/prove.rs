@@ -256,7 +256,7 @@ fn the_cli_refuses_what_it_cannot_prove_and_says_what_it_did_not() {
     let out = run(&["prove", ""]);
     assert_eq!(out.code, 1);
     let out = run(&["prove", "j10", "--threats", "99"]);
-    assert_eq!(out.code, 1);
+    assert_eq!(out.code, 2);
     assert!(
         out.stderr.contains("--threats 99: at most"),
         "{}",
@@ -376,6 +376,6 @@ fn analyze_marks_the_boundaries_that_prove_settles() {
     assert_eq!(last["prove"]["result"], "proven");
     assert_eq!(last["prove"]["threats"], 1);
     let out = common::binary::cpbim(&["analyze", stones, "--prove", "--prove-time=-1"], b"", &[]);
-    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("--prove-time"), "{}", out.stderr);
 }

@@ -70,8 +70,15 @@ fn parse(text: &[u8], at: &mut usize) -> Tree {
     }
 }
 
-/// The points of a move value such as `j10k11`.
+/// The points of a move value: `j10k11` (two stones a move), `hh` (one stone a move: column,
+/// then row counted from the top).
 fn points(game: &Game, value: &str) -> Vec<cpbim::Point> {
+    if game.p() == 1 && !value.is_empty() {
+        let v = value.as_bytes();
+        assert_eq!(v.len(), 2, "{value}");
+        let (col, from_top) = ((v[0] - b'a') as usize, (v[1] - b'a') as usize);
+        return vec![cpbim::Point::new(col, game.n() - 1 - from_top).unwrap()];
+    }
     let mut out = Vec::new();
     let mut token = String::new();
     for c in value.chars() {

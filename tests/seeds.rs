@@ -303,7 +303,7 @@ fn the_player_option_on_move_and_engine() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     // The wrong game, an unknown player, --params with a baseline: clear errors.
     let out = cpbim(&["move", "--player", "seed004", "J10"], b"", &[]);
-    assert_eq!(out.code, 1);
+    assert_eq!(out.code, 2);
     assert!(out.stderr.contains("seed004 plays only"), "{}", out.stderr);
     let out = cpbim(&["move", "--player", "nobody", "J10"], b"", &[]);
     assert_eq!(out.code, 2);
@@ -317,7 +317,7 @@ fn the_player_option_on_move_and_engine() {
         b"",
         &[],
     );
-    assert_eq!(out.code, 1);
+    assert_eq!(out.code, 2);
     assert!(out.stderr.contains("seed000 plays only"), "{}", out.stderr);
     // Playing as the baselines over the protocols.
     let out = cpbim(

@@ -452,7 +452,8 @@ async fn bad_requests_get_4xx_with_the_librarys_message() {
     let a = post(&app, "/api/solve", json!({"record": "J10", "depth": 5})).await;
     assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY);
     let cli = cpbim(&["solve", "J10", "--depth", "5"], b"", &[]);
-    assert_eq!(format!("error: {}\n", a.error()), cli.stderr);
+    // The same words; the page names the field, the command line its option.
+    assert_eq!(format!("error: --{}\n", a.error()), cli.stderr);
     let a = post(&app, "/api/solve", json!({"record": "J10", "time": -1})).await;
     assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY);
     let a = post(
@@ -854,7 +855,8 @@ fn cpbim_serve_listens_on_localhost() {
         ),
     ] {
         let out = cpbim(&[&["serve", "--port", "0"][..], args].concat(), b"", &[]);
-        assert_eq!(out.code, 1, "{args:?}: {}", out.stdout);
+        // Bad usage: status 2.
+        assert_eq!(out.code, 2, "{args:?}: {}", out.stdout);
         assert!(out.stderr.contains(message), "{args:?}: {}", out.stderr);
     }
 }

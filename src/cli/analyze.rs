@@ -9,6 +9,7 @@ use cpbim::analyze::{
     analyze_record, board_svg, boundary_json, boundary_text, end_json, end_text, summary_header,
     summary_row, Analysis, AnalyzeConfig,
 };
+use cpbim::text::counted;
 use cpbim::{Game, Record};
 use std::path::PathBuf;
 
@@ -59,7 +60,7 @@ fn jobs(args: &AnalyzeArgs) -> Result<Vec<(String, Result<Record>)>> {
             .collect();
     }
     let Some(arg) = &args.input.position else {
-        anyhow::bail!("give a game (any format, a DIF name or a file of lines) or --named");
+        super::usage!("give a game (any format, a DIF name or a file of lines) or --named");
     };
     let items = line_items(
         Some(arg),
@@ -117,12 +118,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
         0,
         "{spinner} {msg} [{elapsed_precise}] {wide_bar} {pos}/{len} searches",
     );
-    let mut summary = Vec::new();
+    let (mut summary, mut failed) = (Vec::new(), 0);
     let start = std::time::Instant::now();
     for (j, (label, record)) in jobs.iter().enumerate() {
         let record = match record {
             Ok(r) => r,
             Err(e) => {
+                failed += 1;
                 bar.suspend(|| print_error(args, label, e))?;
                 continue;
             }
@@ -145,6 +147,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
         let analysis = match pool.install(analyze) {
             Ok(a) => a,
             Err(e) => {
+                failed += 1;
                 bar.suspend(|| print_error(args, label, &e))?;
                 continue;
             }
@@ -166,17 +169,17 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
         }
     }
     eprintln!(
-        "analysed {} line(s) in {:.1} s with {} threads{}",
-        summary.len(),
+        "analysed {} in {:.1} s with {}{}",
+        counted(summary.len() as u64, "game"),
         start.elapsed().as_secs_f64(),
-        pool.current_num_threads(),
+        counted(pool.current_num_threads() as u64, "thread"),
         if stopped() {
             "; stopped by a signal (searches in flight answered unknown)"
         } else {
             ""
         }
     );
-    Ok(())
+    super::input::batch_end(jobs.len(), failed)
 }
 
 fn print_error(args: &AnalyzeArgs, label: &str, e: &anyhow::Error) -> Result<()> {

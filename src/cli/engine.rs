@@ -72,7 +72,7 @@ pub fn tuning(path: Option<&str>, threads: Option<usize>) -> Result<Tuning> {
 pub fn run(args: &EngineArgs) -> Result<()> {
     let tuning = tuning(args.params.as_deref(), args.threads)?;
     let limits = match (args.depth, args.game_time) {
-        (Some(d), _) => Limits::depth(cpbim::limits::engine_depth(d).map_err(anyhow::Error::msg)?),
+        (Some(d), _) => Limits::depth(cpbim::limits::engine_depth(d).map_err(super::usage_error)?),
         (None, None) => Limits::per_move(limits::seconds("time", args.time.unwrap_or(1.0))?),
         (None, Some(game)) => Limits {
             time: args.time.map(|t| limits::seconds("time", t)).transpose()?,
@@ -105,7 +105,7 @@ pub fn run(args: &EngineArgs) -> Result<()> {
     super::r#move::check_player(args.player, args.params.as_deref())?;
     proto
         .set_player(args.player)
-        .map_err(|e| anyhow::anyhow!("--player: {e}"))?;
+        .map_err(|e| super::usage_error(format!("--player: {e}")))?;
     serve(proto.as_mut(), stdin.lock(), std::io::stdout())?;
     Ok(())
 }

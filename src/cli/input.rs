@@ -62,6 +62,21 @@ impl Lines {
         }
     }
 
+    /// The games of a collection read whole (`games`, slices of `text`), each a "line"
+    /// numbered by the line of `text` where it starts.
+    fn of_games(text: &str, games: &[&str], origin: String) -> Lines {
+        let mut lines = Lines::new(Box::new(std::io::empty()), origin);
+        lines.done = true;
+        for game in games {
+            let start = game.as_ptr() as usize - text.as_ptr() as usize;
+            lines.ahead.push_back(Line {
+                number: 1 + text[..start].matches('\n').count(),
+                bytes: game.as_bytes().to_vec(),
+            });
+        }
+        lines
+    }
+
     /// The next line from the source itself (not from the lines read ahead).
     fn read_next(&mut self) -> Option<Result<Line>> {
         if self.done {
@@ -111,13 +126,21 @@ impl Lines {
     }
 }
 
+/// The lines of a batch that hold a game: blank and comment-only lines are skipped, by every
+/// command alike (docs/formats.md, "Arguments, files and standard input").
 impl Iterator for Lines {
     type Item = Result<Line>;
 
     fn next(&mut self) -> Option<Result<Line>> {
-        match self.ahead.pop_front() {
-            Some(line) => Some(Ok(line)),
-            None => self.read_next(),
+        loop {
+            let line = match self.ahead.pop_front() {
+                Some(line) => Ok(line),
+                None => self.read_next()?,
+            };
+            match line {
+                Ok(l) if notation::is_blank(&String::from_utf8_lossy(&l.bytes)) => continue,
+                other => return Some(other),
+            }
         }
     }
 }
@@ -163,7 +186,7 @@ pub fn read(arg: Option<&str>, game_id: Option<u64>) -> Result<Inputs> {
     let (reader, origin): (Box<dyn BufRead>, String) = match source(arg.unwrap_or("-"))? {
         Source::Text(text) => {
             if game_id.is_some() {
-                bail!("--game-id picks a game of a game-record CSV file; give the file");
+                super::usage!("--game-id picks a game of a game-record CSV file; give the file");
             }
             return Ok(Inputs::One(text.to_string()));
         }
@@ -209,7 +232,15 @@ fn from_reader(reader: Box<dyn BufRead>, origin: String, game_id: Option<u64>) -
         return csv_game(lines, format, id).map(Inputs::One);
     }
     if notation::is_one_game(&head) {
-        return one_record(lines).map(Inputs::One);
+        let origin = lines.origin.clone();
+        let text = one_record(lines)?;
+        if format == Format::Sgf {
+            let games = notation::sgf::split_collection(&text);
+            if games.len() > 1 {
+                return Ok(Inputs::Lines(Lines::of_games(&text, &games, origin)));
+            }
+        }
+        return Ok(Inputs::One(text));
     }
     // A CSV's header line is not a game.
     if lines
@@ -244,7 +275,7 @@ fn one_record(mut lines: Lines) -> Result<String> {
 fn csv_game(lines: Lines, format: Format, id: u64) -> Result<String> {
     let origin = lines.origin.clone();
     if format != Format::Csv {
-        bail!(
+        super::usage!(
             "--game-id {id}: {origin} is not a game-record CSV (it reads as {})",
             format.name()
         );
@@ -274,6 +305,20 @@ pub fn game_record(text: &str, how: Reading) -> Result<cpbim::Record> {
     Ok(cpbim::opening::parse_game_or_name(text, how)?)
 }
 
+/// The end of a batch of `games` game lines of which `failed` could not be answered: an error
+/// (exit status 1) when any failed, the others' answers being out already (docs/failures.md,
+/// "Exit status").
+pub fn batch_end(games: usize, failed: usize) -> Result<()> {
+    use cpbim::text::counted;
+    if failed > 0 {
+        bail!(
+            "{failed} of {} could not be answered (their lines say why)",
+            counted(games as u64, "game")
+        );
+    }
+    Ok(())
+}
+
 /// One game of a command that takes lines (`analyze`, `name`): its line number in a batch
 /// (`None` for a single game) and the game, or why the line is not one.
 pub struct Item {
@@ -283,8 +328,7 @@ pub struct Item {
     pub record: Result<cpbim::Record>,
 }
 
-/// The games of `arg`, each read by `parse` ([`line_record`] or [`game_record`]). Blank and
-/// comment-only lines of a batch are skipped.
+/// The games of `arg`, each read by `parse` ([`line_record`] or [`game_record`]).
 pub fn line_items(
     arg: Option<&str>,
     game_id: Option<u64>,
@@ -299,21 +343,11 @@ pub fn line_items(
         Inputs::Lines(lines) => lines
             .collect_all()?
             .iter()
-            .filter_map(|l| {
-                let text = match notation::decode(&l.bytes) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        return Some(Item {
-                            line: Some(l.number),
-                            record: Err(e.into()),
-                        })
-                    }
-                };
-                let blank = notation::is_blank(&text);
-                (!blank).then(|| Item {
-                    line: Some(l.number),
-                    record: parse(&text, how),
-                })
+            .map(|l| Item {
+                line: Some(l.number),
+                record: notation::decode(&l.bytes)
+                    .map_err(anyhow::Error::from)
+                    .and_then(|text| parse(&text, how)),
             })
             .collect(),
     })
@@ -327,18 +361,13 @@ pub fn one_game(args: &super::InputArgs, command: &str) -> Result<String> {
         Inputs::One(text) => return Ok(text),
         Inputs::Lines(lines) => lines.collect_all()?,
     };
-    let mut games = Vec::new();
-    for l in &lines {
-        let text = notation::decode(&l.bytes).with_context(|| format!("line {}", l.number))?;
-        if !notation::is_blank(&text) {
-            games.push(text.into_owned());
-        }
-    }
-    match games.as_slice() {
-        [one] => Ok(one.clone()),
+    match lines.as_slice() {
+        [one] => Ok(notation::decode(&one.bytes)
+            .with_context(|| format!("line {}", one.number))?
+            .into_owned()),
         _ => bail!(
-            "`{command}` takes one game, not {} lines of games",
-            games.len()
+            "`{command}` takes one game, not {} (the games of a file are its lines, or the trees of an SGF collection)",
+            cpbim::text::counted(lines.len() as u64, "game")
         ),
     }
 }
@@ -379,11 +408,8 @@ mod tests {
 
     #[test]
     fn files_of_lines_and_whole_files() {
-        let l = lines(from_bytes(b"J10\r\n\nJ10 K11 I11\n", "x", None).unwrap());
-        assert_eq!(
-            l,
-            vec![(1, "J10".into()), (2, "".into()), (3, "J10 K11 I11".into())]
-        );
+        let l = lines(from_bytes(b"J10\r\n\n# a comment\nJ10 K11 I11\n", "x", None).unwrap());
+        assert_eq!(l, vec![(1, "J10".into()), (4, "J10 K11 I11".into())]);
         let csv = b"game_id,moves,winner\n5,\"j10\",,\n6,\"j10,k11,i11\",,\n";
         let l = lines(from_bytes(csv, "x", None).unwrap());
         assert_eq!(l.iter().map(|x| x.0).collect::<Vec<_>>(), vec![2, 3]);
@@ -398,6 +424,13 @@ mod tests {
             Inputs::One(_)
         ));
         assert!(lines(from_bytes(b"", "x", None).unwrap()).is_empty());
+        // An SGF collection spread over lines is a batch of its games, numbered by the line
+        // where each starts.
+        let l = lines(from_bytes(b"(;B[j10]\n;W[k11i11])\n\n(;B[j10])", "x", None).unwrap());
+        assert_eq!(
+            l,
+            vec![(1, "(;B[j10]\n;W[k11i11])".into()), (4, "(;B[j10])".into())]
+        );
         // SGF games one per line are a batch.
         let l = lines(from_bytes(b"(;B[j10])\n(;B[j10];W[k11i11])\n", "x", None).unwrap());
         assert_eq!(l.len(), 2);

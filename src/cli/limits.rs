@@ -1,7 +1,7 @@
 //! Checks on option values that could otherwise crash the program or take the machine's
 //! memory: threads, table sizes, times and depths.
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use cpbim::search::tt::TranspositionTable;
 use cpbim::Game;
 use std::time::Duration;
@@ -39,7 +39,7 @@ const SPARE_FILES: u64 = 64;
 /// of open files can accept no connection at all.
 pub fn connections(n: usize) -> Result<usize> {
     if n == 0 {
-        bail!("--max-connections 0: give at least 1 (the connections open at once)");
+        super::usage!("--max-connections 0: give at least 1 (the connections open at once)");
     }
     let Some(limit) = open_file_limit() else {
         return Ok(n);
@@ -93,7 +93,7 @@ pub fn check_tables(entries: usize, tables: usize) -> Result<()> {
         .and_then(|b| b.checked_mul(tables))
         .map(|b| b as f64);
     let Some(total) = total else {
-        bail!("--tt-entries {entries}: far more memory than any machine has")
+        super::usage!("--tt-entries {entries}: far more memory than any machine has")
     };
     if let Some(avail) = available_memory() {
         let budget = avail as f64 * MEMORY_SHARE;
@@ -101,7 +101,7 @@ pub fn check_tables(entries: usize, tables: usize) -> Result<()> {
             let per_table = budget / tables as f64;
             let most = (per_table / 16.0).max(2.0);
             let most = 1u64 << (most.log2().floor() as u32);
-            bail!(
+            super::usage!(
                 "--tt-entries {entries}: {tables} table{} (one per thread) would take {}, more than half of the {} available; use at most --tt-entries {most} here, or fewer --threads",
                 if tables == 1 { "" } else { "s" },
                 gib(total),
@@ -114,10 +114,10 @@ pub fn check_tables(entries: usize, tables: usize) -> Result<()> {
 
 /// `--FLAG SECONDS` as a duration ([`cpbim::limits::seconds`]).
 pub fn seconds(flag: &str, t: f64) -> Result<Duration> {
-    cpbim::limits::seconds(flag, t).map_err(anyhow::Error::msg)
+    cpbim::limits::seconds(&format!("--{flag}"), t).map_err(super::usage_error)
 }
 
-/// `--depth` in whole rounds of `game` ([`cpbim::limits::depth`]).
-pub fn depth(d: u32, game: &Game) -> Result<u32> {
-    cpbim::limits::depth(d, game).map_err(anyhow::Error::msg)
+/// `--FLAG PLIES` in whole rounds of `game` ([`cpbim::limits::depth`]).
+pub fn depth(flag: &str, d: u32, game: &Game) -> Result<u32> {
+    cpbim::limits::depth(&format!("--{flag}"), d, game).map_err(super::usage_error)
 }

@@ -74,9 +74,9 @@ pub fn run(args: &MatchArgs) -> Result<()> {
             Wire::Gomocup => format!("'{}' engine --protocol gomocup", me.display()),
         });
     }
-    let [a, b]: [String; 2] = engines
-        .try_into()
-        .map_err(|e: Vec<String>| anyhow::anyhow!("give one or two --engine, not {}", e.len()))?;
+    let [a, b]: [String; 2] = engines.try_into().map_err(|e: Vec<String>| {
+        super::usage_error(format!("give one or two --engine, not {}", e.len()))
+    })?;
     let openings = read_openings(&args.openings, args.opening_stones, &game)?;
     let plan = Plan {
         rules: Rules {
@@ -84,7 +84,9 @@ pub fn run(args: &MatchArgs) -> Result<()> {
             wire,
             time: match &args.tc {
                 None => TimeControl::None,
-                Some(tc) => TimeControl::parse(tc).map_err(|e| anyhow::anyhow!("--tc {e}"))?,
+                Some(tc) => {
+                    TimeControl::parse(tc).map_err(|e| super::usage_error(format!("--tc {e}")))?
+                }
             },
         },
         engines: [a, b],
@@ -96,16 +98,16 @@ pub fn run(args: &MatchArgs) -> Result<()> {
             .as_deref()
             .map(Sprt::parse)
             .transpose()
-            .map_err(anyhow::Error::msg)?,
+            .map_err(super::usage_error)?,
     };
     check_engines(&plan.engines)?;
     if let Some(dir) = &args.records {
         std::fs::create_dir_all(dir).with_context(|| format!("--records {}", dir.display()))?;
     }
     eprintln!(
-        "match: {} games, {} openings, concurrency {}",
-        plan.games,
-        plan.openings.len(),
+        "match: {}, {}, concurrency {}",
+        cpbim::text::counted(plan.games as u64, "game"),
+        cpbim::text::counted(plan.openings.len() as u64, "opening"),
         plan.concurrency
     );
     let unwritten = std::sync::atomic::AtomicUsize::new(0);
@@ -158,7 +160,7 @@ fn read_openings(spec: &str, stones: usize, game: &Game) -> Result<Vec<Opening>>
     let list = match spec {
         "named" => openings::built_in(game).map_err(anyhow::Error::msg)?,
         "data" if !game.is_connect6() => {
-            anyhow::bail!("--openings data: the bundled games are connect6, not {game}")
+            super::usage!("--openings data: the bundled games are connect6, not {game}")
         }
         "data" => openings::from_games(&cpbim::games::bundled_games_path(), game, stones)
             .map_err(anyhow::Error::msg)?,
@@ -194,8 +196,8 @@ fn summary_text(s: &serde_json::Value) -> String {
         "-inf"
     };
     let mut out = format!(
-        "engine 1 against engine 2: +{} ={} -{} of {} games, score {:.3}\nElo {} (95 %: {} to {}), LOS {:.3}\nadjudications: illegal {}, time {}, crash {}\nmean time per move: engine 1 {:.1} ms, engine 2 {:.1} ms",
-        s["wins"], s["draws"], s["losses"], s["games"],
+        "engine 1 against engine 2: +{} ={} -{} of {}, score {:.3}\nElo {} (95 %: {} to {}), LOS {:.3}\nadjudications: illegal {}, time {}, crash {}\nmean time per move: engine 1 {:.1} ms, engine 2 {:.1} ms",
+        s["wins"], s["draws"], s["losses"], cpbim::text::counted(s["games"].as_u64().unwrap_or(0), "game"),
         s["score"].as_f64().unwrap_or(0.0),
         num(&s["elo"], elo_inf), num(&s["elo_95"][0], "-inf"), num(&s["elo_95"][1], "+inf"),
         s["los"].as_f64().unwrap_or(0.5),

@@ -42,6 +42,42 @@ use cpbim::search::{
 };
 use cpbim::{Color, Game, Reading};
 
+/// A command line that cannot run as given: a missing argument, options that do not go
+/// together, a value out of range. Exit status 2, as clap's own usage errors
+/// (docs/failures.md, "Exit status").
+#[derive(Debug)]
+pub struct Usage(pub String);
+
+impl std::fmt::Display for Usage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// Return early with a [`Usage`] error (exit status 2): `usage!("give a game")`.
+macro_rules! usage {
+    ($($arg:tt)*) => {
+        return Err(anyhow::Error::new($crate::cli::Usage(format!($($arg)*))).into())
+    };
+}
+pub(crate) use usage;
+
+/// `e` (a message) as a [`Usage`] error.
+pub fn usage_error(e: impl std::fmt::Display) -> anyhow::Error {
+    anyhow::Error::new(Usage(e.to_string()))
+}
+
+/// The exit status of a command that ended with `e`: 2 for bad usage, else 1.
+pub fn exit_status(e: &anyhow::Error) -> i32 {
+    if e.downcast_ref::<Usage>().is_some() {
+        2
+    } else {
+        1
+    }
+}
+
 /// The error of a failed write to standard output.
 pub fn stdout_error(e: std::io::Error) -> anyhow::Error {
     anyhow::anyhow!("writing to standard output: {e}")
@@ -131,7 +167,7 @@ impl InputArgs {
     /// Refuse a game the command does not cover yet.
     pub fn connect6_only(&self, command: &str) -> Result<()> {
         if !self.game.is_connect6() {
-            anyhow::bail!(
+            usage!(
                 "`{command}` covers connect6 so far, not {}; `position` reads and writes every game",
                 self.game
             );
@@ -222,7 +258,7 @@ impl SearchArgs {
     /// The search configuration these options ask for in `game` (checked).
     pub fn config(&self, game: &Game) -> Result<Config> {
         Ok(Config {
-            depth: limits::depth(self.depth, game)?,
+            depth: limits::depth("depth", self.depth, game)?,
             max_nodes: self.nodes,
             max_time: self.time.map(|t| limits::seconds("time", t)).transpose()?,
             tt_entries: self.tt_entries,
@@ -345,7 +381,7 @@ macro_rules! with_game_model {
                 type $M = model::CpbimK8;
                 $body
             }
-            (_, other) => anyhow::bail!(
+            (_, other) => $crate::cli::usage!(
                 "--model {}: the comparison models are built for connect6 and the games of five on boards up to 16×16; {} runs raw or cpbim",
                 other.name(),
                 $game

@@ -54,14 +54,14 @@ pub fn run(args: &MoveArgs) -> Result<()> {
             .depth
             .map(cpbim::limits::engine_depth)
             .transpose()
-            .map_err(anyhow::Error::msg)?,
+            .map_err(super::usage_error)?,
         clock: None,
     };
     let text = input::one_game(&args.input, "move")?;
     let record = cpbim::parse_record(&text, args.input.reading())?;
     let pos = cpbim::report::to_play(&record).map_err(anyhow::Error::msg)?;
     let choice = player_for(args.player, pos.game(), tuning.for_game(pos.game()))
-        .map_err(|e| anyhow::anyhow!("--player: {e}"))?
+        .map_err(|e| super::usage_error(format!("--player: {e}")))?
         .choose(&pos, limits);
     if args.json {
         outln!("{}", choice_json(&choice))?;
@@ -74,7 +74,7 @@ pub fn run(args: &MoveArgs) -> Result<()> {
 /// `--params` weighs only the engine: refused with a baseline player.
 pub fn check_player(kind: PlayerKind, params: Option<&str>) -> Result<()> {
     if kind != PlayerKind::Cpbim && params.is_some() {
-        anyhow::bail!("--params weighs only the cpbim engine, not the baseline player {kind}");
+        super::usage!("--params weighs only the cpbim engine, not the baseline player {kind}");
     }
     Ok(())
 }

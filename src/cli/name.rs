@@ -37,7 +37,7 @@ pub fn run(args: &NameArgs) -> Result<()> {
         return named(args.json);
     }
     let Some(arg) = &args.input.position else {
-        anyhow::bail!("give a line, a name, --all DISTANCE or --named");
+        super::usage!("give a line, a name, --all DISTANCE or --named");
     };
     let items = line_items(
         Some(arg),
@@ -46,6 +46,7 @@ pub fn run(args: &NameArgs) -> Result<()> {
         line_record,
     )?;
     let single = items.len() == 1 && items[0].line.is_none();
+    let (games, mut failed) = (items.len(), 0);
     for item in items {
         let named = item.record.and_then(|r| Ok(name_line(r.stones())?));
         match named {
@@ -53,6 +54,7 @@ pub fn run(args: &NameArgs) -> Result<()> {
             Ok(o) => outln!("{:<8} {}", o.short(), o.name())?,
             Err(e) if single => return Err(e),
             Err(e) => {
+                failed += 1;
                 let msg = format!("line {}: {e:#}", item.line.unwrap_or(0));
                 if args.json {
                     outln!("{}", cpbim::report::error_json(&msg))?;
@@ -62,7 +64,7 @@ pub fn run(args: &NameArgs) -> Result<()> {
             }
         }
     }
-    Ok(())
+    super::input::batch_end(games, failed)
 }
 
 fn all(reach: usize, json: bool) -> Result<()> {

@@ -54,13 +54,13 @@ fn written(record: &Record, format: Format, forbidden: bool) -> Result<String> {
 
 pub fn run(args: &PositionArgs) -> Result<()> {
     let Some(arg) = args.input.position.as_deref() else {
-        anyhow::bail!("give a game: its text, a file, or - for standard input");
+        super::usage!("give a game: its text, a file, or - for standard input");
     };
     let format = args.format.format();
     let how = args.input.reading();
     let forbidden = args.forbidden;
     if forbidden && args.input.game.rule() != cpbim::Rule::Renju {
-        anyhow::bail!(
+        super::usage!(
             "--forbidden: only Renju has forbidden points (give --game renju); {} has none",
             args.input.game
         );
@@ -87,9 +87,7 @@ pub fn run(args: &PositionArgs) -> Result<()> {
                     }
                 }
             }
-            if errors > 0 {
-                eprintln!("{count} games, {errors} errors");
-            }
+            input::batch_end(count, errors)?;
         }
     }
     Ok(())

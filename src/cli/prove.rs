@@ -134,16 +134,15 @@ pub fn run(args: &ProveArgs) -> Result<()> {
 /// The search's limits from the options (checked).
 fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
     if args.threats > MAX_THREATS {
-        anyhow::bail!("--threats {}: at most {MAX_THREATS}", args.threats);
+        super::usage!("--threats {}: at most {MAX_THREATS}", args.threats);
     }
     if args.width == 0 || args.leaf_nodes == 0 {
-        anyhow::bail!("--width and --leaf-nodes are at least 1");
+        super::usage!("--width and --leaf-nodes are at least 1");
     }
     Ok(Limits {
         threats: args.threats,
-        root_depth: limits::depth(args.depth, pos.game())?,
-        leaf_depth: limits::depth(args.leaf_depth, pos.game())
-            .map_err(|e| anyhow::anyhow!("--leaf-depth: {e}"))?,
+        root_depth: limits::depth("depth", args.depth, pos.game())?,
+        leaf_depth: limits::depth("leaf-depth", args.leaf_depth, pos.game())?,
         leaf_nodes: args.leaf_nodes,
         width: args.width,
         max_nodes: args.nodes,
@@ -154,7 +153,7 @@ fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
             SearchName::DepthFirst => prove::Search::DepthFirst,
         },
         threads: match (args.search, args.threads) {
-            (SearchName::ProofNumber, Some(n)) if n > 1 => anyhow::bail!(
+            (SearchName::ProofNumber, Some(n)) if n > 1 => super::usage!(
                 "--threads {n}: the proof-number search runs on one thread (the depth-first one on many)"
             ),
             (SearchName::ProofNumber, _) => 1,

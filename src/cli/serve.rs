@@ -39,7 +39,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         job_time: limits::seconds("job-time", args.job_time)?,
         max_running: args.jobs as usize,
         max_connections: limits::connections(args.max_connections)?,
-        hosts: Hosts::new(&args.allow_host).map_err(anyhow::Error::msg)?,
+        hosts: Hosts::new(&args.allow_host).map_err(super::usage_error)?,
         ..Options::default()
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -8,6 +8,7 @@ use clap::Args;
 use cpbim::batch::{self, Answer, LineResult};
 use cpbim::report::{answer_json, answer_text, error_json};
 use cpbim::search::{Config, Outcome};
+use cpbim::text::counted;
 use cpbim::Model;
 use std::io::Write;
 
@@ -84,10 +85,19 @@ fn one<M: Model>(args: &SolveArgs, config: &Config, text: &str) -> Result<()> {
     Ok(())
 }
 
-/// The line printed for one batch answer.
-fn batch_line(args: &SolveArgs, result: &LineResult) -> String {
+/// The line printed for the answer to input line `number` of a batch: JSON with the line's
+/// number first, or text (an error names the line).
+fn batch_line(args: &SolveArgs, result: &LineResult, number: usize) -> String {
+    let numbered = |answer: serde_json::Value| {
+        let mut object = serde_json::Map::new();
+        object.insert("input_line".into(), number.into());
+        if let serde_json::Value::Object(fields) = answer {
+            object.extend(fields);
+        }
+        serde_json::Value::Object(object).to_string()
+    };
     match (result, args.json) {
-        (Ok(a), true) => answer_json(a).to_string(),
+        (Ok(a), true) => numbered(answer_json(a)),
         (Ok(a), false) => {
             let mut text = answer_text(a);
             if let Answer::Solved(s) = a {
@@ -100,8 +110,8 @@ fn batch_line(args: &SolveArgs, result: &LineResult) -> String {
             }
             text
         }
-        (Err(e), true) => error_json(e).to_string(),
-        (Err(e), false) => format!("error: {e}"),
+        (Err(e), true) => numbered(error_json(e)),
+        (Err(e), false) => format!("error: line {number}: {e}"),
     }
 }
 
@@ -125,11 +135,14 @@ fn lines_batch<M: Model>(args: &SolveArgs, config: &Config, mut lines: Lines) ->
     'chunks: loop {
         // The lines before one the input cannot give (too long, a read error) are answered;
         // then the batch ends with that error.
-        let mut chunk = Vec::new();
+        let (mut chunk, mut numbers) = (Vec::new(), Vec::new());
         let mut failure = None;
         for line in (&mut lines).take(CHUNK) {
             match line {
-                Ok(l) => chunk.push(l.bytes),
+                Ok(l) => {
+                    chunk.push(l.bytes);
+                    numbers.push(l.number);
+                }
                 Err(e) => {
                     failure = Some(e);
                     break;
@@ -142,7 +155,7 @@ fn lines_batch<M: Model>(args: &SolveArgs, config: &Config, mut lines: Lines) ->
         let results = pool.install(|| {
             batch::solve_lines::<M>(&chunk, args.input.reading(), config, &STOP, &|_| bar.inc(1))
         });
-        for r in &results {
+        for (r, &number) in results.iter().zip(&numbers) {
             match r {
                 Ok(Answer::Solved(s)) if s.outcome == Outcome::Unknown && stopped() => {
                     break 'chunks
@@ -151,7 +164,7 @@ fn lines_batch<M: Model>(args: &SolveArgs, config: &Config, mut lines: Lines) ->
                 Ok(Answer::Finished(_)) => finished += 1,
                 Err(_) => errors += 1,
             }
-            bar.suspend(|| writeln!(out, "{}", batch_line(args, r)))
+            bar.suspend(|| writeln!(out, "{}", batch_line(args, r, number)))
                 .map_err(super::stdout_error)?;
             done += 1;
         }
@@ -167,17 +180,16 @@ fn lines_batch<M: Model>(args: &SolveArgs, config: &Config, mut lines: Lines) ->
     out.flush().map_err(super::stdout_error)?;
     bar.finish();
     eprintln!(
-        "{done} games ({wins} win, {finished} finished, {errors} errors) in {:.2} s with {} threads{}",
+        "{} ({wins} win, {finished} finished, {}) in {:.2} s with {}{}",
+        counted(done as u64, "game"),
+        counted(errors as u64, "error"),
         start.elapsed().as_secs_f64(),
-        pool.current_num_threads(),
+        counted(pool.current_num_threads() as u64, "thread"),
         if stopped() {
             "; stopped by a signal: the lines after these were not answered"
         } else {
             ""
         }
     );
-    if errors == done && done > 0 {
-        anyhow::bail!("no line of the input could be read as a game");
-    }
-    Ok(())
+    input::batch_end(done, errors)
 }

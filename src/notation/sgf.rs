@@ -5,6 +5,12 @@
 //! * one stone per node with two letters `A`–`S`: `;B[JJ];W[LH];W[HH]` (column, then row
 //!   counted from the top as in every SGF, so `JJ` is `J10` and `LH` is `L12`).
 //!
+//! Gomoku and Renju records (`GM[4]`) use the two-letter style, and so does the writer for every
+//! game of one stone per move. A move `resign` (or a pass: `pass`, an empty value, or `tt` on
+//! boards up to 19×19) ends the game as servers write it: it must be the last move, and a
+//! resignation without `RE` sets the result (`B+R` when white resigns). Several game trees in
+//! one text are a collection ([`split_collection`]): the command line reads each as a game.
+//!
 //! The main line is read (variations are skipped). `PB`, `PW`, `RE`, `DT`, `PC`, `EV` are kept
 //! as the record's [`Info`](crate::record::Info); `SZ` must be the game's board (`SZ[19]`,
 //! `SZ[15]`, `SZ[9:7]` for 9 columns and 7 rows); other properties are ignored; setup
@@ -182,6 +188,59 @@ fn move_stones(value: &str, offset: usize, game: Game) -> Result<Vec<(Point, Str
     Ok(out)
 }
 
+/// How a move value that places no stone ends the game.
+enum End {
+    Resign,
+    Pass,
+}
+
+/// `resign`, or a pass (`pass`, empty, `tt` where the board has no column or row `t`).
+fn end_of_game(value: &str, game: Game) -> Option<End> {
+    let v = value.trim().to_ascii_lowercase();
+    match v.as_str() {
+        "resign" => Some(End::Resign),
+        "" | "pass" => Some(End::Pass),
+        "tt" if game.m() <= 19 && game.n() <= 19 => Some(End::Pass),
+        _ => None,
+    }
+}
+
+/// The game trees of an SGF collection (`(;…)(;…)`, as servers write several games to one
+/// file), each as its slice of `text`. A text that is not a well-formed collection comes back
+/// whole, for its parse to say what is wrong.
+pub fn split_collection(text: &str) -> Vec<&str> {
+    let mut reader = Cursor::new(text, sgf_error);
+    let mut trees = Vec::new();
+    while reader.peek().is_some() {
+        let start = reader.pos;
+        if reader.game_tree().is_err() {
+            return vec![text];
+        }
+        trees.push(&text[start..reader.pos]);
+    }
+    if trees.is_empty() {
+        return vec![text];
+    }
+    trees
+}
+
+/// The SGF value of a move of `stones`: two letters (column, row from the top: `hh`) in the
+/// games of one stone per move, as Gomoku and Renju software reads them; Little Golem's
+/// letter and row number per stone (`j10`, `j9l11`) in the others.
+pub fn move_value(game: &Game, stones: &[Point]) -> String {
+    if game.p() == 1 && game.m() <= 26 && game.n() <= 26 {
+        let letter = |i: usize| (b'a' + i as u8) as char;
+        return stones
+            .iter()
+            .flat_map(|p| [letter(p.col()), letter(game.n() - 1 - p.row())])
+            .collect();
+    }
+    stones
+        .iter()
+        .map(|p| p.to_string().to_ascii_lowercase())
+        .collect()
+}
+
 fn info_field(info: &mut Info, ident: &str, value: &str) {
     let field = match ident {
         "PB" => &mut info.black,
@@ -212,6 +271,7 @@ pub fn parse_sgf(text: &str, game: Game) -> Result<Record, ParseError> {
     }
     let mut info = Info::default();
     let mut stones: Vec<(Point, String)> = Vec::new();
+    let mut ended: Option<&str> = None;
     for prop in nodes.into_iter().flatten() {
         let (offset, first) = &prop.values[0];
         let color = match prop.ident.as_str() {
@@ -243,6 +303,32 @@ pub fn parse_sgf(text: &str, game: Game) -> Result<Record, ParseError> {
             }
         };
         for (offset, value) in &prop.values {
+            let at_end = |reason: String| ParseError::Sgf {
+                offset: *offset,
+                reason,
+            };
+            if let Some(end) = ended {
+                return Err(at_end(format!(
+                    "{}[{}] comes after the game ended with {end}: a pass or a resignation must be the last move",
+                    prop.ident,
+                    excerpt(value)
+                )));
+            }
+            match end_of_game(value, game) {
+                Some(End::Resign) => {
+                    if info.result.is_none() {
+                        let winner = if color == Color::Black { "W" } else { "B" };
+                        info.result = Some(format!("{winner}+R"));
+                    }
+                    ended = Some("a resignation");
+                    continue;
+                }
+                Some(End::Pass) => {
+                    ended = Some("a pass");
+                    continue;
+                }
+                None => {}
+            }
             for (p, token) in move_stones(value, *offset, game)? {
                 check_turn(
                     game,
@@ -267,9 +353,10 @@ fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace(']', "\\]")
 }
 
-/// SGF, Little Golem style: `(;FF[4]GM[Connect6]SZ[19]PB[…]…RE[B+];B[j10];W[j9l11])`, one node
-/// per move (`GM[4]`, the SGF number of Gomoku and Renju, for the games of five). The result is
-/// `B+` or `W+` for a finished game, else the record's own.
+/// SGF: `(;FF[4]GM[Connect6]SZ[19]PB[…]…RE[B+];B[j10];W[j9l11])`, one node per move, its
+/// value by [`move_value`] (`GM[4]`, the SGF number of Gomoku and Renju, for the games of
+/// five: `;B[hh];W[hg]`). The result is `B+` or `W+` for a finished game, else the record's
+/// own.
 pub fn write(record: &Record) -> String {
     let game = record.game();
     let gm = if game.k() == 6 {
@@ -306,9 +393,7 @@ pub fn write(record: &Record) -> String {
         let end = game.move_of_stone(at).end.min(stones.len());
         let color = game.color_of_stone(at);
         s.push_str(if color == Color::Black { ";B[" } else { ";W[" });
-        for p in &stones[at..end] {
-            s.push_str(&p.to_string().to_ascii_lowercase());
-        }
+        s.push_str(&move_value(game, &stones[at..end]));
         s.push(']');
         at = end;
     }
@@ -326,7 +411,9 @@ mod tests {
     fn sizes_of_other_games() {
         let r = parse_sgf("(;GM[4]SZ[15];B[h8];W[i9];B[j10])", Game::GOMOKU).unwrap();
         assert_eq!(r.stones().len(), 3);
-        assert!(write(&r).starts_with("(;FF[4]GM[4]SZ[15];B[h8];W[i9];B[j10]"));
+        // Gomoku is written with two letters, column and row from the top.
+        assert!(write(&r).starts_with("(;FF[4]GM[4]SZ[15];B[hh];W[ig];B[jf]"));
+        assert_eq!(parse_sgf(&write(&r), Game::GOMOKU).unwrap(), r);
         let e = parse_sgf("(;SZ[15];B[h8])", C6).unwrap_err().to_string();
         assert!(e.contains("SZ[15] is not connect6's 19×19"), "{e}");
         let r = parse_sgf("(;SZ[9:7];B[aa])", "connect(9,7,5,1,1)".parse().unwrap()).unwrap();
@@ -355,6 +442,40 @@ mod tests {
         );
         let r = parse_sgf(&deep, C6).unwrap();
         assert_eq!(r.stones().len(), 3);
+    }
+
+    #[test]
+    fn games_end_with_a_resignation_or_a_pass() {
+        let r = parse_sgf("(;B[j10];W[k11i11];B[resign])", C6).unwrap();
+        assert_eq!(
+            (r.stones().len(), r.info.result.as_deref()),
+            (3, Some("W+R"))
+        );
+        let r = parse_sgf("(;RE[B+T];B[j10];W[resign])", C6).unwrap();
+        assert_eq!(r.info.result.as_deref(), Some("B+T"));
+        for pass in ["W[]", "W[pass]", "W[tt]"] {
+            let r = parse_sgf(&format!("(;GM[4]SZ[15];B[hh];{pass})"), Game::GOMOKU).unwrap();
+            assert_eq!(r.stones().len(), 1, "{pass}");
+        }
+        // `tt` is a point of a 20×20 board.
+        let g20: Game = "gomoku:20".parse().unwrap();
+        assert_eq!(parse_sgf("(;SZ[20];B[tt])", g20).unwrap().stones().len(), 1);
+        let e = parse_sgf("(;B[j10];W[];B[k10])", C6)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("must be the last move"), "{e}");
+    }
+
+    #[test]
+    fn collections_split_into_games() {
+        let two = "(;B[j10]\n;W[k11i11])\n\n(;B[j10](;W[a1a2])(;W[b1b2]))\n";
+        let games = split_collection(two);
+        assert_eq!(
+            games,
+            vec!["(;B[j10]\n;W[k11i11])", "(;B[j10](;W[a1a2])(;W[b1b2]))"]
+        );
+        assert_eq!(split_collection("(;B[j10]"), vec!["(;B[j10]"]);
+        assert_eq!(split_collection("(;B[j10])"), vec!["(;B[j10])"]);
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub fn proof_sgf(pos: &Position, a: Color, proof: &ThreatProof) -> String {
     let mut w = Writer {
         out: head.strip_suffix(')').unwrap_or(&head).to_string(),
         a,
+        game: *pos.game(),
     };
     w.comment(&format!(
         "{} wins: the proof of cpbim prove ({} threat{} on the longest line)",
@@ -40,15 +41,15 @@ pub fn proof_sgf(pos: &Position, a: Color, proof: &ThreatProof) -> String {
 struct Writer {
     out: String,
     a: Color,
+    game: crate::Game,
 }
 
 impl Writer {
     fn play(&mut self, c: Color, stones: &[Point]) {
         self.out
             .push_str(if c == Color::Black { ";B[" } else { ";W[" });
-        for p in stones {
-            self.out.push_str(&p.to_string().to_ascii_lowercase());
-        }
+        self.out
+            .push_str(&crate::notation::sgf::move_value(&self.game, stones));
         self.out.push(']');
     }
 

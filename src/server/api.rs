@@ -387,7 +387,7 @@ fn config(
     canonical: bool,
 ) -> Result<Config, ApiError> {
     Ok(Config {
-        depth: limits::depth(depth.unwrap_or(DEFAULT_DEPTH), game)
+        depth: limits::depth("depth", depth.unwrap_or(DEFAULT_DEPTH), game)
             .map_err(ApiError::unprocessable)?,
         max_nodes: nodes,
         max_time: time

@@ -128,6 +128,8 @@ async function refresh(keepOverlay) {
     const pos = await api('/api/position', body);
     if (seq !== S.seq) return;
     S.pos = pos;
+    // Depths are whole rounds (an attack and its defence), as on the command line.
+    $('solve-depth').step = 2 * pos.p;
     if (!keepOverlay) S.overlay = null;
     say('');
     draw();
@@ -417,7 +419,7 @@ async function startJob(kind, path, body, onResult) {
   try {
     started = await api(path, body);
   } catch (e) {
-    say(e.message);
+    jobFailed(kind, e.message);
     return;
   }
   const source = new EventSource(started.events);
@@ -448,7 +450,7 @@ async function startJob(kind, path, body, onResult) {
     onResult(JSON.parse(ev.data));
   });
   source.addEventListener('error', (ev) => {
-    if (ev.data) say(JSON.parse(ev.data).error);
+    if (ev.data) jobFailed(kind, JSON.parse(ev.data).error);
     done();
   });
   source.addEventListener('cancelled', () => {
@@ -456,6 +458,13 @@ async function startJob(kind, path, body, onResult) {
     done();
   });
   source.addEventListener('end', done);
+}
+
+// A job refused or failed: its box says why (not "solving…" forever), and so does the message line.
+function jobFailed(kind, message) {
+  const box = { solve: 'solve-result', analyze: 'analysis' }[kind];
+  if (box) $(box).textContent = `error: ${message}`;
+  say(message);
 }
 
 // `1.2 M nodes, depth 12, searches 3/10, boundary 1/5, 0.8 s`: what the job's progress has.
