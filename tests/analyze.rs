@@ -46,6 +46,8 @@ fn every_boundary_agrees_with_solve_and_the_reference() {
     };
     let cfg = AnalyzeConfig {
         search: search.clone(),
+        eval: false,
+        review: false,
         ..AnalyzeConfig::default()
     };
     let mut checked_threats = 0;
@@ -105,7 +107,9 @@ fn defences_agree_with_the_reference_pair_by_pair() {
         },
         defenses: true,
         radius: 1,
-        prove: None,
+        eval: false,
+        review: false,
+        ..AnalyzeConfig::default()
     };
     let bs = analyze_line(&line, &cfg, &stop, &|_| {}).unwrap();
     let b = bs.last().unwrap();
@@ -172,4 +176,127 @@ fn defences_agree_with_the_reference_pair_by_pair() {
         d.pairs, d.holding
     );
     assert!(decided >= 10, "the reference decided only {decided} of 15");
+}
+
+/// Moves of `side` (pairs of candidate points within `radius`) on `board` after which the
+/// opponent has no double-threat win, by a fresh search of each; at most `enough` are looked
+/// for (all of them when `enough` is `usize::MAX`).
+fn holding(
+    solver: &mut cpbim::search::Solver<Cpbim>,
+    board: &cpbim::Board,
+    side: Color,
+    enough: usize,
+) -> usize {
+    let stop = AtomicBool::new(false);
+    let points = candidate_points(board, 2);
+    let mut found = 0;
+    for (i, &x) in points.iter().enumerate() {
+        for &y in &points[i + 1..] {
+            let mut after = board.clone();
+            after.set(x, Some(side));
+            after.set(y, Some(side));
+            if solver.solve_for(&after, side.opponent(), &stop).outcome != Outcome::Win {
+                found += 1;
+                if found >= enough {
+                    return found;
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Every move's verdict against `solve` from both sides: a fresh search of the position before
+/// the move (the mover's win) and after it (the opponent's win), and a search of the moves
+/// that hold where a verdict says one did or did not exist.
+#[test]
+fn verdicts_agree_with_solve_from_both_sides() {
+    use cpbim::analyze::{analyze_record, MoveVerdict as V};
+    let stop = AtomicBool::new(false);
+    let search = Config {
+        depth: 12,
+        ..Config::default()
+    };
+    let cfg = AnalyzeConfig {
+        search: search.clone(),
+        ..AnalyzeConfig::default()
+    };
+    let mut solver = cpbim::search::Solver::<Cpbim>::new(search);
+    let mut seen = std::collections::BTreeMap::new();
+    let games = load_games(&bundled_games_path()).unwrap();
+    for id in [2, 4, 6, 8] {
+        let g = games.iter().find(|g| g.id == id).unwrap();
+        let record = cpbim::Record::from_stones(Game::CONNECT6, &g.moves).unwrap();
+        let a = analyze_record::<Cpbim>(&record, &cfg, &stop, &|_| {}).unwrap();
+        let bs = &a.boundaries;
+        for (i, b) in bs.iter().enumerate() {
+            let r = b
+                .review
+                .as_ref()
+                .unwrap_or_else(|| panic!("game {id}: no review at {}", b.stones));
+            *seen.entry(r.verdict.name()).or_insert(0) += 1;
+            let what = format!(
+                "game {id}, {} stones, {} {:?}",
+                b.stones,
+                r.verdict.name(),
+                r.stones
+            );
+            let before = Position::from_stones(Game::CONNECT6, &g.moves[..b.stones]).unwrap();
+            let mover_wins =
+                solver.solve_for(before.board(), b.to_move, &stop).outcome == Outcome::Win;
+            if r.verdict == V::Won {
+                assert_eq!(i, bs.len() - 1, "{what}");
+                assert!(record.win().is_some(), "{what}");
+                continue;
+            }
+            let after_stones = b.stones + r.stones.len();
+            assert_eq!(&g.moves[b.stones..after_stones], &r.stones[..], "{what}");
+            let after = Position::from_stones(Game::CONNECT6, &g.moves[..after_stones]).unwrap();
+            let opponent = b.to_move.opponent();
+            let opponent_wins =
+                solver.solve_for(after.board(), opponent, &stop).outcome == Outcome::Win;
+            match r.verdict {
+                V::Held => assert!(!mover_wins && !opponent_wins, "{what}"),
+                V::WalkedIntoLoss => {
+                    assert!(!mover_wins && opponent_wins, "{what}");
+                    assert!(
+                        holding(&mut solver, before.board(), b.to_move, 1) > 0,
+                        "{what}"
+                    );
+                }
+                V::AlreadyLost => {
+                    assert!(opponent_wins, "{what}");
+                    assert_eq!(
+                        holding(&mut solver, before.board(), b.to_move, usize::MAX),
+                        0,
+                        "{what}"
+                    );
+                }
+                V::KeptWin => {
+                    assert!(mover_wins && !opponent_wins, "{what}");
+                    assert_eq!(
+                        holding(&mut solver, after.board(), opponent, usize::MAX),
+                        0,
+                        "{what}"
+                    );
+                }
+                V::ThrewAwayWin => {
+                    assert!(mover_wins, "{what}");
+                    assert!(
+                        opponent_wins || holding(&mut solver, after.board(), opponent, 1) > 0,
+                        "{what}"
+                    );
+                }
+                V::Won | V::Unclear => panic!("{what}"),
+            }
+        }
+    }
+    eprintln!("verdicts: {seen:?}");
+    for kind in ["held", "won"] {
+        assert!(seen.contains_key(kind), "{seen:?}");
+    }
+    assert!(
+        seen.contains_key("walked into a loss") || seen.contains_key("already lost"),
+        "{seen:?}"
+    );
 }

@@ -362,6 +362,18 @@ async fn drive(page: Page, url: String) {
         "no threat".to_string()
     };
     assert_eq!(hold, json!(expected));
+    // Every move's verdict is the command line's.
+    let verdicts = page
+        .js("return Array.from(document.querySelectorAll('#analysis tr.boundary')).map(tr => tr.dataset.verdict || '')")
+        .await;
+    let expected: Vec<String> = cli
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .map(|b| b["review"]["verdict"].as_str().unwrap_or("").to_string())
+        .collect();
+    assert_eq!(verdicts, json!(expected));
+    assert!(expected[..4].iter().all(|v| !v.is_empty()), "{expected:?}");
     page.screenshot("analyse").await;
 
     // Play against the engine at a fixed depth: the engine (black) opens, we answer, it answers.
@@ -633,8 +645,11 @@ async fn puzzle(page: &Page) {
         res(&b["win"]),
         res(&b["threat"]),
         hold,
+        // A diagram has no move played from it.
+        "",
     ]);
     assert_eq!(shown, expected);
+    assert!(b.get("review").is_none(), "{b}");
     assert_eq!(b["win"]["result"], "win");
     page.screenshot("puzzle").await;
     // Clicks extend the puzzle: black's stone first, then white's.

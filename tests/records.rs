@@ -118,6 +118,10 @@ fn analyze_reads_200_random_finished_games() {
             max_nodes: Some(20_000),
             ..Config::default()
         },
+        // The searches only: the engine's evaluations and the verdicts' defence searches would
+        // cost ~0.8 s a game.
+        eval: false,
+        review: false,
         ..AnalyzeConfig::default()
     };
     // 200 games picked by a fixed linear congruential sequence.

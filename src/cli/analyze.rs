@@ -37,6 +37,9 @@ pub struct AnalyzeArgs {
     /// With --prove: seconds per boundary's proof search.
     #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
     prove_time: f64,
+    /// Leave out the engine's evaluations (about 40 ms a boundary); the verdicts stay.
+    #[arg(long)]
+    no_eval: bool,
     #[command(flatten)]
     search: SearchArgs,
     /// One JSON object per move boundary, then one for the end of a finished game; in a batch
@@ -102,6 +105,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
                 })
             })
             .transpose()?,
+        eval: !args.no_eval,
+        review: true,
     };
     let jobs = jobs(args)?;
     super::interrupt::soften();

@@ -540,7 +540,7 @@ pub async fn analyze(
             },
             defenses: req.defenses,
             radius: req.radius.unwrap_or(2),
-            prove: None,
+            ..AnalyzeConfig::default()
         };
         Ok(analysis_work(record, cfg, counter))
     };

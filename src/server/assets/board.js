@@ -634,11 +634,11 @@ function showAnalysis(objects, at) {
   const box = $('analysis');
   box.innerHTML = '';
   const t = document.createElement('table');
-  t.innerHTML = '<tr><th>stones</th><th>to move</th><th>last</th><th>live B/W</th><th>thn B/W</th><th>wins?</th><th>threat?</th><th>defences</th></tr>';
+  t.innerHTML = '<tr><th>stones</th><th>to move</th><th>last</th><th>live B/W</th><th>thn B/W</th><th>wins?</th><th>threat?</th><th>defences</th><th>move played</th></tr>';
   for (const b of objects) {
     const tr = document.createElement('tr');
     if (b.result === 'finished') {
-      tr.innerHTML = `<td>${b.stones}</td><td colspan="7">game over: ${b.winner} won, ${b.row.join(' ')}</td>`;
+      tr.innerHTML = `<td>${b.stones}</td><td colspan="8">game over: ${b.winner} won, ${b.row.join(' ')}</td>`;
       t.appendChild(tr);
       continue;
     }
@@ -648,13 +648,25 @@ function showAnalysis(objects, at) {
     const hold = !d ? '-' : !d.needed ? 'no threat' : d.stopped ? 'stopped' : `${d.holding}/${d.pairs}`;
     tr.innerHTML = `<td>${b.stones}</td><td>${b.to_move}</td><td class="mono">${b.last_move.join(' ')}</td>` +
       `<td>${b.live_windows.black}/${b.live_windows.white}</td><td>${b.thn.black}/${b.thn.white}</td>` +
-      `<td>${res(b.win)}</td><td>${res(b.threat)}</td><td class="hold">${hold}</td>`;
+      `<td>${res(b.win)}</td><td>${res(b.threat)}</td><td class="hold">${hold}</td>` +
+      `<td class="verdict">${reviewText(b.review)}</td>`;
+    if (b.review) tr.dataset.verdict = b.review.verdict;
     tr.onclick = () => showBoundary(b, tr);
     t.appendChild(tr);
   }
   box.appendChild(t);
   const last = objects.filter((b) => b.result !== 'finished').pop();
   if (last) showBoundary(last, t.querySelector(`tr[data-stones="${last.stones}"]`));
+}
+
+// The move played from a boundary and what it did (`cpbim analyze`'s review): `K9 L10 ?? walked
+// into a loss (eval +28 → loss)`.
+function reviewText(r) {
+  if (!r) return '';
+  const ev = (v) => (v === null || v === undefined ? '' : v >= 900000 ? 'win' : v <= -900000 ? 'loss' : (v > 0 ? '+' : '') + v);
+  const mark = r.mark ? ` ${r.mark}` : '';
+  const evals = r.eval_before === null ? '' : ` (eval ${ev(r.eval_before)}${r.eval_after === null ? '' : ' → ' + ev(r.eval_after)})`;
+  return `${r.move.join(' ')}${mark} ${r.verdict}${evals}`;
 }
 
 // Go to a boundary: the threat the side to move must answer (blue crosses) and the points of

@@ -3,6 +3,12 @@
 //! double-threat win, whether the opponent would have one if the side to move passed (the
 //! threat the move must answer), and optionally which moves answer it.
 
+mod verdict;
+
+pub use verdict::{
+    eval_json, first_mistake, review_json, review_text, Eval, Review, Verdict as MoveVerdict,
+};
+
 use crate::batch::Solvers;
 use crate::board::{points_text, Board, Position};
 use crate::game::Game;
@@ -28,6 +34,12 @@ pub struct AnalyzeConfig {
     /// Also run the threat-space proof search (`cpbim prove`) for the side to move wherever
     /// its own search found no win, within these limits.
     pub prove: Option<crate::prove::Limits>,
+    /// The engine's evaluation at every boundary ([`Boundary::eval`], and the reviews'
+    /// evaluations before and after each move): about 40 ms a boundary.
+    pub eval: bool,
+    /// The verdict of every move ([`Boundary::review`]): where a side's win changes hands, the
+    /// moves that hold are searched.
+    pub review: bool,
 }
 
 impl Default for AnalyzeConfig {
@@ -37,6 +49,8 @@ impl Default for AnalyzeConfig {
             defenses: false,
             radius: 2,
             prove: None,
+            eval: true,
+            review: true,
         }
     }
 }
@@ -96,6 +110,11 @@ pub struct Boundary {
     /// With [`AnalyzeConfig::prove`], where the side to move's search found no win: the proof
     /// search's answer for the side to move.
     pub proved: Option<crate::prove::Answer>,
+    /// The engine's evaluation and move here (`None` after a stop).
+    pub eval: Option<Eval>,
+    /// What the move played from here did (none after a game's last boundary when it is not
+    /// finished, nor for a diagram).
+    pub review: Option<Review>,
 }
 
 /// Progress of an analysis: boundaries finished, and searches done of those known so far.
@@ -173,6 +192,14 @@ pub fn analyze_record<M: Model>(
             .collect();
         analyze_positions::<M>(&at, cfg, stop, progress)
     };
+    let mut boundaries = boundaries;
+    if let (Some(win), Some(last)) = (record.win(), boundaries.last_mut()) {
+        if record.ordered() {
+            let stones = record.stones()[last.stones..].to_vec();
+            last.review = Some(Review::of(last, stones, MoveVerdict::Won, None));
+            debug_assert_eq!(win.winner, last.to_move);
+        }
+    }
     Ok(Analysis {
         boundaries,
         end: record.win().cloned(),
@@ -270,6 +297,11 @@ fn analyze_positions<M: Model>(
         })
         .collect();
     let mut proved = proofs::<M>(&positions, &answers, cfg, stop, &known, &tick);
+    let mut evals = if cfg.eval {
+        verdict::evaluations(&positions, stop)
+    } else {
+        vec![None; positions.len()]
+    };
     let mut out = Vec::with_capacity(positions.len());
     for (i, pos) in positions.iter().enumerate() {
         let board = pos.board();
@@ -312,7 +344,20 @@ fn analyze_positions<M: Model>(
             threat,
             defenses,
             proved: proved[i].take(),
+            eval: evals[i].take(),
+            review: None,
         });
+    }
+    let searches = verdict::Searches {
+        solvers: &solvers,
+        provers: &provers,
+        radius: cfg.radius,
+        stop,
+        known: &known,
+        tick: &tick,
+    };
+    if cfg.review && at.iter().all(|a| !a.last_move.is_empty()) {
+        verdict::review::<M>(&positions, &mut out, &searches);
     }
     out
 }
@@ -502,6 +547,12 @@ pub fn boundary_json(b: &Boundary) -> serde_json::Value {
     if let Some(answer) = &b.proved {
         v["prove"] = proved_json(answer);
     }
+    if let Some(e) = &b.eval {
+        v["eval"] = eval_json(e);
+    }
+    if let Some(r) = &b.review {
+        v["review"] = review_json(r);
+    }
     if let Some(d) = b.defenses.as_ref().filter(|d| !d.needed || d.stopped) {
         v["defenses"] = json!({ "needed": d.needed, "stopped": d.stopped });
     } else if let Some(d) = &b.defenses {
@@ -612,6 +663,9 @@ pub fn boundary_text(b: &Boundary) -> String {
         }
         s.push('\n');
     }
+    if let Some(r) = &b.review {
+        s += &format!("      played:     {}\n", review_text(r));
+    }
     s
 }
 
@@ -669,7 +723,7 @@ pub fn summary_row(label: &str, a: &Analysis) -> String {
         None => "-".to_string(),
     };
     format!(
-        "{:<24} {:>6} {:<6} {:<9} {:<9} {:>11} {:<12} {:<12} {}",
+        "{:<24} {:>6} {:<6} {:<9} {:<9} {:>11} {:<12} {:<12} {:<14} {}",
         label,
         last.stones,
         last.to_move.name(),
@@ -678,6 +732,7 @@ pub fn summary_row(label: &str, a: &Analysis) -> String {
         holding,
         first_win,
         ended,
+        first_mistake(bs),
         if threats.is_empty() {
             "-".to_string()
         } else {
@@ -689,9 +744,9 @@ pub fn summary_row(label: &str, a: &Analysis) -> String {
 /// The header of [`summary_row`]'s table.
 pub fn summary_header() -> String {
     format!(
-        "{:<24} {:>6} {:<6} {:<9} {:<9} {:>11} {:<12} {:<12} {}\n{:<24} {:>6} {:<6} {:<9} {:<9} {:>11} {:<12} {:<12} {}",
-        "line", "stones", "to", "wins?", "threat?", "defences", "first win", "won by", "threats faced at",
-        "", "(last)", "move", "(last)", "(last)", "hold/moves", "side@stones", "side@stones", "(stones)"
+        "{:<24} {:>6} {:<6} {:<9} {:<9} {:>11} {:<12} {:<12} {:<14} {}\n{:<24} {:>6} {:<6} {:<9} {:<9} {:>11} {:<12} {:<12} {:<14} {}",
+        "line", "stones", "to", "wins?", "threat?", "defences", "first win", "won by", "first mistake", "threats faced at",
+        "", "(last)", "move", "(last)", "(last)", "hold/moves", "side@stones", "side@stones", "side@stones", "(stones)"
     )
 }
 
