@@ -88,7 +88,25 @@ fn illegal_moves_crashes_and_time_lose_with_their_reason() {
         (Some(2), Some(2)),
         "{s}"
     );
-    let crash = "exit 3";
+    // An engine that ends before it is asked anything is refused before the first game…
+    let o = cpbim(
+        &[
+            "match",
+            "--engine",
+            "echo no such option >&2; exit 3",
+            "--engine",
+            &good,
+        ],
+        b"",
+        &[],
+    );
+    assert!(
+        o.code == 1 && o.stderr.contains("ended at once") && o.stderr.contains("no such option"),
+        "{}",
+        o.stderr
+    );
+    // …one that crashes once asked loses its games by crash.
+    let crash = "read l; exit 3";
     let (s, _) = run_match(&["--engine", crash, "--engine", &good, "--games", "2"]);
     assert_eq!(
         (s["losses"].as_u64(), s["adjudications"]["crash"].as_u64()),

@@ -70,7 +70,8 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     })
 }
 
-/// Open `url` in the desktop's browser; a note on stderr when that fails.
+/// Open `url` in the desktop's browser; a note on stderr when that fails: the opener cannot
+/// start, or it ends with a failure (no desktop, no browser).
 fn open(url: &str) {
     let (program, args): (&str, Vec<&str>) = if cfg!(target_os = "macos") {
         ("open", vec![url])
@@ -84,7 +85,20 @@ fn open(url: &str) {
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn();
-    if let Err(e) = spawned {
-        eprintln!("note: could not open a browser ({program}: {e}); open {url} yourself");
+    let url = url.to_string();
+    match spawned {
+        Err(e) => eprintln!("note: could not open a browser ({program}: {e}); open {url} yourself"),
+        // The opener hands the page to the browser and ends; its status says whether it could.
+        Ok(mut child) => {
+            std::thread::spawn(move || {
+                if let Ok(status) = child.wait() {
+                    if !status.success() {
+                        eprintln!(
+                            "note: could not open a browser ({program} ended with {status}); open {url} yourself"
+                        );
+                    }
+                }
+            });
+        }
     }
 }

@@ -162,10 +162,12 @@ impl EngineProcess {
         })
     }
 
-    /// Can `command` be run at all? Started and watched for `wait`: a shell that exits with
-    /// status 127 (command not found) or 126 (not executable) says it cannot, with the
-    /// shell's message. An engine that runs, or exits for any other reason, passes: its
-    /// games judge it.
+    /// Can `command` be run at all? Started and watched for `wait` with its input open and
+    /// nothing asked: a shell that exits with status 127 (command not found) or 126 (not
+    /// executable) says it cannot, with the shell's message; an engine that ends on its own
+    /// before it is asked anything (a wrong option, a missing file) cannot play either, and
+    /// is reported with its status and the first line it wrote to stderr. An engine still
+    /// running passes: its games judge it.
     pub fn check_runs(command: &str, wait: Duration) -> Result<(), String> {
         let mut child = shell(command)
             .stdin(Stdio::piped())
@@ -183,24 +185,32 @@ impl EngineProcess {
         };
         kill_group(child.id() as i32);
         let _ = child.wait();
-        match status.and_then(|s| s.code()) {
-            Some(code @ (126 | 127)) => {
-                let mut said = String::new();
-                if let Some(mut err) = child.stderr.take() {
-                    use std::io::Read;
-                    let _ = err.read_to_string(&mut said);
+        let Some(status) = status else {
+            return Ok(());
+        };
+        let mut said = String::new();
+        if let Some(mut err) = child.stderr.take() {
+            use std::io::Read;
+            let _ = err.read_to_string(&mut said);
+        }
+        let said: String = said
+            .lines()
+            .next()
+            .unwrap_or("")
+            .trim()
+            .chars()
+            .take(200)
+            .collect();
+        match status.code() {
+            Some(code @ (126 | 127)) => Err(format!("cannot run it (exit status {code}): {said}")),
+            _ => Err(format!(
+                "it ended at once, before it was asked anything ({status}){}",
+                if said.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {said}")
                 }
-                let said: String = said
-                    .lines()
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .chars()
-                    .take(200)
-                    .collect();
-                Err(format!("cannot run it (exit status {code}): {said}"))
-            }
-            _ => Ok(()),
+            )),
         }
     }
 
