@@ -569,6 +569,69 @@ async fn drive(page: Page, url: String) {
         .await;
 
     puzzle(&page).await;
+    variations(&page).await;
+}
+
+/// Send a key to the page as the board's keyboard handler receives it.
+async fn key(page: &Page, key: &str) {
+    page.js(&format!(
+        "document.dispatchEvent(new KeyboardEvent('keydown', {{key: '{key}'}}))"
+    ))
+    .await;
+}
+
+/// A click in the past starts a variation and loses nothing; ↑/↓ step between variations;
+/// the address holds the game, its line and the cursor, and a reload restores them with every
+/// variation; Home/End go to the ends.
+async fn variations(page: &Page) {
+    page.js("const g = document.getElementById('game'); g.value = 'gomoku'; g.dispatchEvent(new Event('change')); document.getElementById('to-move').value = '';").await;
+    page.wait_stones(0).await;
+    page.load("h8 h9 i9 j10").await;
+    page.wait_stones(4).await;
+    key(page, "ArrowLeft").await;
+    page.wait_stones(3).await;
+    key(page, "ArrowLeft").await;
+    page.wait_stones(2).await;
+    page.place("G7", 3).await;
+    let counter = "return document.getElementById('counter').textContent";
+    let said = page.js(counter).await;
+    assert_eq!(said, json!("3/3 stones · variation 2 of 2 (↑/↓)"));
+    let has = |pt: &str| {
+        format!("return document.querySelectorAll('[data-stone=\"{pt}\"]').length === 1")
+    };
+    // The old line is still there: ↑ goes back to it, its continuation J10 kept.
+    key(page, "ArrowUp").await;
+    page.until("the first variation", &has("I9")).await;
+    assert_eq!(
+        page.js(counter).await,
+        json!("3/4 stones · variation 1 of 2 (↑/↓)")
+    );
+    page.screenshot("variations").await;
+    let hash = page.js("return location.hash").await;
+    assert_eq!(hash, json!("#game=gomoku&line=H8,H9,I9,J10&at=3"));
+    // A reload restores the line, the cursor and the other variation.
+    page.js("location.reload()").await;
+    page.until(
+        "the board after a reload",
+        "return document.body.dataset.readyMs",
+    )
+    .await;
+    page.wait_stones(3).await;
+    page.until("the restored line", &has("I9")).await;
+    assert_eq!(
+        page.js(counter).await,
+        json!("3/4 stones · variation 1 of 2 (↑/↓)")
+    );
+    key(page, "ArrowDown").await;
+    page.until("the second variation", &has("G7")).await;
+    key(page, "End").await;
+    page.wait_stones(3).await;
+    key(page, "ArrowUp").await;
+    page.until("the first variation again", &has("I9")).await;
+    key(page, "End").await;
+    page.wait_stones(4).await;
+    key(page, "Home").await;
+    page.wait_stones(0).await;
 }
 
 /// A Gomoku puzzle diagram: the page asks who is to move, analyses it as `cpbim analyze

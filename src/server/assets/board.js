@@ -10,6 +10,7 @@ const S = {
   game: 'connect6',
   stones: [],      // the game line: points in play order
   cursor: 0,       // stones of the line on the board
+  tree: { kids: [] }, // every line played or loaded since the game began: a trie of points
   puzzle: null,    // a diagram the list starts from: {text, base: [[point, colour]], side, first}
   pos: null,       // the last position object
   overlay: null,   // what is drawn over the stones: a solve line, a proof walk, a hint, …
@@ -19,6 +20,7 @@ const S = {
   analysis: null,  // the last analysis objects
   analysisAt: null, // for a puzzle's analysis: the stones of the list at its position
   seq: 0,          // number of the last position request (older answers are dropped)
+  restored: false, // has the page read back the game kept in its address or storage?
 };
 
 const $ = (id) => document.getElementById(id);
@@ -150,8 +152,12 @@ function status() {
     text = `${p.to_move} to move` + (p.stones_to_place > 0 ? `, ${p.stones_to_place} stone${p.stones_to_place > 1 ? 's' : ''} to place` : '');
   }
   $('status').textContent = `${p.game}: ${text}`;
-  const played = `${S.cursor}/${S.stones.length} stones`;
+  const { all, at } = siblings();
+  const branch = all.length > 1 ? ` · variation ${at + 1} of ${all.length} (↑/↓)` : '';
+  const played = `${S.cursor}/${S.stones.length} stones${branch}`;
+  document.body.dataset.variations = all.length;
   $('counter').textContent = S.puzzle ? `puzzle (${S.puzzle.side} to move) + ${played}` : played;
+  remember();
   $('list').textContent = S.puzzle
     ? `(a diagram: no play order)${S.cursor ? ' then ' + S.stones.slice(0, S.cursor).join(' ') : ''}`
     : p.list;
@@ -296,6 +302,95 @@ function drawOverlay(svg, occupied) {
   }
 }
 
+// ---------- variations: the tree of lines, nothing lost ----------
+
+// The trie node of `line` (created when missing).
+function nodeOf(line) {
+  let node = S.tree;
+  for (const pt of line) {
+    let kid = node.kids.find((k) => k.pt === pt);
+    if (!kid) {
+      kid = { pt, kids: [] };
+      node.kids.push(kid);
+    }
+    node = kid;
+  }
+  return node;
+}
+
+// `line` and the continuation the tree knows after it (the first variation at every branch).
+function withContinuation(line) {
+  const out = line.slice();
+  let node = nodeOf(line);
+  while (node.kids.length) {
+    node = node.kids[0];
+    out.push(node.pt);
+  }
+  return out;
+}
+
+// Make `line` the game line (kept in the tree with its continuation), `cursor` stones on.
+function setLine(line, cursor) {
+  nodeOf(line);
+  S.stones = withContinuation(line);
+  S.cursor = cursor === undefined ? line.length : cursor;
+}
+
+// The variations at the cursor: the lines that differ from the game line at its last stone.
+function siblings() {
+  if (S.cursor === 0 || S.puzzle) return { all: [], at: -1 };
+  const all = nodeOf(S.stones.slice(0, S.cursor - 1)).kids;
+  return { all, at: all.findIndex((k) => k.pt === S.stones[S.cursor - 1]) };
+}
+
+// Step to the previous (-1) or next (+1) variation at the cursor.
+function variation(step) {
+  const { all, at } = siblings();
+  if (all.length < 2) return;
+  const k = all[(at + step + all.length) % all.length];
+  setLine(S.stones.slice(0, S.cursor - 1).concat([k.pt]), S.cursor);
+  refresh();
+}
+
+// Every line of the tree (root to leaf), for keeping it.
+function treeLines(node = S.tree, prefix = []) {
+  if (!node.kids.length) return prefix.length ? [prefix] : [];
+  return node.kids.flatMap((k) => treeLines(k, prefix.concat([k.pt])));
+}
+
+// The game, its line and cursor in the page's address (shareable: the address restores them),
+// and the whole tree in the browser's storage (a reload restores the variations too).
+function remember() {
+  // Nothing is kept before the page has read what was kept (at load), nor for a puzzle.
+  if (!S.restored || S.puzzle) return;
+  const hash = `#game=${encodeURIComponent(S.game)}&line=${S.stones.join(',')}&at=${S.cursor}`;
+  if (location.hash !== hash) history.replaceState(null, '', hash);
+  try {
+    localStorage.setItem('cpbim-board', JSON.stringify({ game: S.game, lines: treeLines(), line: S.stones, at: S.cursor }));
+  } catch (e) {
+    // Storage full or refused (a private window): the address still holds the line.
+  }
+}
+
+// What the address (or else the storage) holds: {game, lines, line, at}, or null.
+function remembered() {
+  let kept = null;
+  try {
+    kept = JSON.parse(localStorage.getItem('cpbim-board') || 'null');
+  } catch (e) {
+    kept = null;
+  }
+  const h = new URLSearchParams(location.hash.slice(1));
+  if (h.has('line')) {
+    const line = h.get('line') ? h.get('line').split(',') : [];
+    const game = h.get('game') || 'connect6';
+    const at = Math.min(line.length, Number(h.get('at') || line.length));
+    const lines = kept && kept.game === game ? kept.lines : [];
+    return { game, lines, line, at };
+  }
+  return kept;
+}
+
 // ---------- set-up: clicks, undo, redo, stepping ----------
 
 function place(pt) {
@@ -311,8 +406,7 @@ function place(pt) {
   }
   const forbidden = p.forbidden.find(([f]) => f === pt);
   if (forbidden) return say(`${pt} is forbidden to black (${forbidden[1]})`);
-  S.stones = on.concat([pt]);
-  S.cursor = S.stones.length;
+  setLine(on.concat([pt]));
   refresh().then(afterHumanMove);
 }
 
@@ -345,6 +439,7 @@ function clearBoard() {
   stopPlay();
   S.stones = [];
   S.cursor = 0;
+  S.tree = { kids: [] };
   S.puzzle = null;
   refresh();
 }
@@ -353,6 +448,7 @@ async function newGame() {
   S.game = gameName();
   S.stones = [];
   S.cursor = 0;
+  S.tree = { kids: [] };
   S.puzzle = null;
   stopPlay();
   clearResults();
@@ -383,8 +479,8 @@ async function load(text) {
     S.pos = pos;
     if (pos.ordered) {
       S.puzzle = null;
-      S.stones = pos.stones.map(([pt]) => pt);
-      S.cursor = S.stones.length;
+      S.tree = { kids: [] };
+      setLine(pos.stones.map(([pt]) => pt));
     } else {
       S.puzzle = { text, base: pos.stones, side: pos.to_move, first: pos.stones_to_place || pos.p };
       S.stones = [];
@@ -723,8 +819,7 @@ function afterHumanMove() {
   $('play-status').textContent = 'the engine thinks…';
   startJob('move', '/api/move', body, async (r) => {
     if (!S.play) return;
-    S.stones = S.stones.slice(0, S.cursor).concat(r.move);
-    S.cursor = S.stones.length;
+    setLine(S.stones.slice(0, S.cursor).concat(r.move));
     await refresh();
     $('play-status').textContent = `engine: ${r.move.join(' ')} (${r.verdict}, eval ${r.eval})`;
     document.body.dataset.engineMoves = (Number(document.body.dataset.engineMoves || 0) + 1).toString();
@@ -800,13 +895,39 @@ function wire() {
   for (const b of document.querySelectorAll('button.export')) b.onclick = () => exportAs(b.dataset.format);
   document.addEventListener('keydown', (ev) => {
     if (ev.target.tagName === 'TEXTAREA' || ev.target.tagName === 'INPUT') return;
-    if (ev.key === 'ArrowLeft') back();
-    if (ev.key === 'ArrowRight') forward();
+    const keys = {
+      ArrowLeft: back,
+      ArrowRight: forward,
+      Home: () => go(0),
+      End: () => go(S.stones.length),
+      ArrowUp: () => variation(-1),
+      ArrowDown: () => variation(1),
+    };
+    if (keys[ev.key]) {
+      ev.preventDefault();
+      keys[ev.key]();
+    }
   });
 }
 
+// The game the address or the storage holds, restored with its variations.
+async function restore() {
+  const kept = remembered();
+  S.restored = true;
+  if (!kept || !Array.isArray(kept.line)) return;
+  $('game').value = kept.game;
+  S.game = kept.game;
+  S.tree = { kids: [] };
+  for (const l of kept.lines || []) nodeOf(l);
+  setLine(kept.line, Math.min(kept.at, kept.line.length));
+  await refresh();
+  // A line the server does not accept (an edited address) leaves an empty board.
+  if (!S.pos || S.pos.stones.length + S.pos.pending.length !== S.cursor) await newGame();
+  remember();
+}
+
 wire();
-newGame().then(() => {
+newGame().then(restore).then(() => {
   // Ready: the board is drawn. The browser tests read how long that took.
   document.body.dataset.readyMs = performance.now().toFixed(1);
 });
