@@ -302,6 +302,15 @@ fn analyze_positions<M: Model>(
     } else {
         vec![None; positions.len()]
     };
+    let searches = Searches {
+        solvers: &solvers,
+        provers: &provers,
+        pass_provers: &provers,
+        radius: cfg.radius,
+        stop,
+        known: &known,
+        tick: &tick,
+    };
     let mut out = Vec::with_capacity(positions.len());
     for (i, pos) in positions.iter().enumerate() {
         let board = pos.board();
@@ -322,16 +331,7 @@ fn analyze_positions<M: Model>(
                     ..Defenses::default()
                 };
             }
-            defenses(
-                board,
-                pos.to_move(),
-                cfg.radius,
-                &solvers,
-                &provers,
-                stop,
-                &known,
-                &tick,
-            )
+            defenses(board, pos.to_move(), &searches, false)
         });
         finished.fetch_add(1, Ordering::Relaxed);
         out.push(Boundary {
@@ -348,15 +348,27 @@ fn analyze_positions<M: Model>(
             review: None,
         });
     }
-    let searches = verdict::Searches {
-        solvers: &solvers,
-        provers: &provers,
-        radius: cfg.radius,
-        stop,
-        known: &known,
-        tick: &tick,
-    };
     if cfg.review && at.iter().all(|a| !a.last_move.is_empty()) {
+        // The verdicts' defence searches: each bounded, so that a review stays a matter of
+        // seconds (a move left undecided makes its verdict `unclear`, never a wrong one).
+        let capped = Config {
+            max_nodes: Some(
+                cfg.search
+                    .max_nodes
+                    .map_or(VERDICT_NODES, |n| n.min(VERDICT_NODES)),
+            ),
+            ..cfg.search.clone()
+        };
+        let solvers = Solvers::<M>::new(&capped);
+        let provers = Solvers::<M>::new(&Config {
+            proof: true,
+            ..capped
+        });
+        let searches = Searches {
+            solvers: &solvers,
+            provers: &provers,
+            ..searches
+        };
         verdict::review::<M>(&positions, &mut out, &searches);
     }
     out
@@ -403,22 +415,47 @@ fn proofs<M: Model>(
         .collect()
 }
 
+/// Nodes of each search a verdict asks for (the defences where a side's win changes hands).
+pub const VERDICT_NODES: u64 = 100_000;
+
+/// How the searches of one analysis run: its solvers (one for the questions, one for proofs),
+/// the defences' candidate radius, the stop flag and the progress counters.
+pub(super) struct Searches<'a, M: Model> {
+    pub solvers: &'a Solvers<M>,
+    pub provers: &'a Solvers<M>,
+    /// The proof of the opponent's win were the side to move to pass: the analysis's own
+    /// question, asked within the analysis's limits (the other searches may be capped).
+    pub pass_provers: &'a Solvers<M>,
+    pub radius: usize,
+    pub stop: &'a AtomicBool,
+    pub known: &'a AtomicUsize,
+    pub tick: &'a (dyn Fn() + Sync),
+}
+
 /// The pairs of `side` (to move on `board`) after which the opponent has no double-threat win
 /// within the depth limit. Every pair of candidate points is decided on its own: either a known
 /// proof of the opponent's win is checked to stay valid with the pair on the board, or the pair
 /// is searched. Nothing is inferred from other pairs (with the search's candidate rules, "one
 /// more stone never helps the opponent" holds in practice but is not a theorem).
-#[allow(clippy::too_many_arguments)]
+///
+/// With `first_only` the search stops at the first move that holds (the moves not searched
+/// count as `unknown`): enough to know whether one does.
 fn defenses<M: Model>(
     board: &Board,
     side: Color,
-    radius: usize,
-    solvers: &Solvers<M>,
-    provers: &Solvers<M>,
-    stop: &AtomicBool,
-    known: &AtomicUsize,
-    tick: &(dyn Fn() + Sync),
+    searches: &Searches<'_, M>,
+    first_only: bool,
 ) -> Defenses {
+    let Searches {
+        solvers,
+        provers,
+        pass_provers,
+        radius,
+        stop,
+        known,
+        tick,
+    } = *searches;
+    let found = AtomicBool::new(false);
     let mut points = candidate_points(board, radius);
     if renju::applies(board.game(), side) {
         points.retain(|&x| !renju::is_forbidden(board, x));
@@ -456,12 +493,28 @@ fn defenses<M: Model>(
     };
     let proof_nodes = AtomicUsize::new(0);
     let proof_of = |stones: &[Point]| {
+        let provers = if stones.is_empty() {
+            pass_provers
+        } else {
+            provers
+        };
         let s = provers.solve_for(&with_stones(stones), opponent, stop);
         proof_nodes.fetch_add(s.nodes as usize, Ordering::Relaxed);
         tick();
         s.proof
     };
     let threat_proof = proof_of(&[]);
+    // Looking for one move that holds: the moves through the threat's first attack first.
+    let mut moves = moves;
+    if first_only {
+        if let Some(ProofNode::Attack { attack, .. } | ProofNode::Six { six: attack }) =
+            &threat_proof
+        {
+            moves.sort_by_key(|mv| {
+                std::cmp::Reverse(mv.iter().filter(|x| attack.contains(x)).count())
+            });
+        }
+    }
     let single: Vec<Option<ProofNode>> = if two {
         points.par_iter().map(|&p| proof_of(&[p])).collect()
     } else {
@@ -477,7 +530,7 @@ fn defenses<M: Model>(
     let results: Vec<(Outcome, u32, u64)> = moves
         .par_iter()
         .map(|mv| {
-            if stop.load(Ordering::Relaxed) {
+            if stop.load(Ordering::Relaxed) || found.load(Ordering::Relaxed) {
                 return (Outcome::Unknown, 0, 0);
             }
             let after = with_stones(mv);
@@ -496,6 +549,9 @@ fn defenses<M: Model>(
             } else {
                 solvers.wins_within(&after, opponent, stop)
             };
+            if first_only && matches!(r.0, Outcome::None | Outcome::Nowin) {
+                found.store(true, Ordering::Relaxed);
+            }
             tick();
             r
         })

@@ -4,15 +4,14 @@
 //! defences searched only where a verdict needs them, and the engine's evaluation before and
 //! after the move.
 
-use super::{defenses, Boundary, Defenses};
-use crate::batch::Solvers;
+use super::{defenses, Boundary, Defenses, Searches};
 use crate::board::points_text;
 use crate::engine::{engine_for, Limits as EngineLimits, Params};
 use crate::geom::{Color, Point};
 use crate::search::Outcome;
 use crate::{Model, Position};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What one move did, as the searches see it (the double-threat search within the analysis's
 /// depth limit: a verdict is never stronger than that search).
@@ -134,16 +133,6 @@ pub(super) fn evaluations(positions: &[&Position], stop: &AtomicBool) -> Vec<Opt
         .collect()
 }
 
-/// How the searches and the defences that a review asks for are run.
-pub(super) struct Searches<'a, M: Model> {
-    pub solvers: &'a Solvers<M>,
-    pub provers: &'a Solvers<M>,
-    pub radius: usize,
-    pub stop: &'a AtomicBool,
-    pub known: &'a AtomicUsize,
-    pub tick: &'a (dyn Fn() + Sync),
-}
-
 impl<M: Model> Searches<'_, M> {
     /// Has `side`, to move on `pos` and facing the threat of boundary `b`, a move that holds?
     /// `None` when undecided. Uses the boundary's defences when the analysis found them.
@@ -157,16 +146,8 @@ impl<M: Model> Searches<'_, M> {
         let d: &Defenses = match &b.defenses {
             Some(d) if d.needed && !d.stopped => d,
             _ => {
-                searched = defenses(
-                    pos.board(),
-                    pos.to_move(),
-                    self.radius,
-                    self.solvers,
-                    self.provers,
-                    self.stop,
-                    self.known,
-                    self.tick,
-                );
+                // One move that holds is enough: the search stops at the first.
+                searched = defenses(pos.board(), pos.to_move(), self, true);
                 &searched
             }
         };

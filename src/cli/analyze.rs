@@ -40,6 +40,10 @@ pub struct AnalyzeArgs {
     /// Leave out the engine's evaluations (about 40 ms a boundary); the verdicts stay.
     #[arg(long)]
     no_eval: bool,
+    /// Leave out the move verdicts (and the defence searches they need where a side's win
+    /// changes hands).
+    #[arg(long)]
+    no_verdicts: bool,
     #[command(flatten)]
     search: SearchArgs,
     /// One JSON object per move boundary, then one for the end of a finished game; in a batch
@@ -106,7 +110,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
             })
             .transpose()?,
         eval: !args.no_eval,
-        review: true,
+        review: !args.no_verdicts,
     };
     let jobs = jobs(args)?;
     super::interrupt::soften();
