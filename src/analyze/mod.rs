@@ -193,12 +193,10 @@ pub fn analyze_record<M: Model>(
         analyze_positions::<M>(&at, cfg, stop, progress)
     };
     let mut boundaries = boundaries;
-    if let (Some(win), Some(last)) = (record.win(), boundaries.last_mut()) {
-        if record.ordered() {
-            let stones = record.stones()[last.stones..].to_vec();
-            last.review = Some(Review::of(last, stones, MoveVerdict::Won, None));
-            debug_assert_eq!(win.winner, last.to_move);
-        }
+    // The winning move of a finished game is played from its last boundary.
+    if let (Some(_), true, Some(last)) = (record.win(), record.ordered(), boundaries.last_mut()) {
+        let stones = record.stones()[last.stones..].to_vec();
+        last.review = Some(Review::of(last, stones, MoveVerdict::Won, None));
     }
     Ok(Analysis {
         boundaries,
@@ -638,9 +636,8 @@ fn proved_text(a: &crate::prove::Answer) -> String {
             let first = proof
                 .first_threat()
                 .map_or(String::new(), |t| format!(" (first {})", points_text(t)));
-            let n = proof.threats();
-            let threats = if n == 1 { "threat" } else { "threats" };
-            format!("proven with {n} {threats}{first}, {time:.3} s")
+            let threats = crate::text::counted(proof.threats(), "threat");
+            format!("proven with {threats}{first}, {time:.3} s")
         }
         Verdict::NotProven => format!("not proven within the limits, {time:.3} s"),
         Verdict::Stopped => format!("stopped after {time:.3} s: not proven"),

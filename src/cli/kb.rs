@@ -154,11 +154,14 @@ fn game_stats(game: &Game, json: bool) -> Result<()> {
             c => format!(", {c}"),
         };
         outln!(
-            "Connection types of {game}{who}: {} in a row{}, {} stone{} per move; lines up to {} long",
+            "Connection types of {game}{who}: {} in a row{}, {} per move; lines up to {} long",
             t.params.k,
-            if t.params.exact { " exactly" } else { " or more" },
-            t.params.p,
-            if t.params.p == 1 { "" } else { "s" },
+            if t.params.exact {
+                " exactly"
+            } else {
+                " or more"
+            },
+            cpbim::text::counted(t.params.p as u64, "stone"),
             t.n
         )?;
         outln!("{:<4} {:>8} {:>8}  what it is", "CT", "Num", "Per(%)")?;

@@ -102,8 +102,8 @@ pub fn check_tables(entries: usize, tables: usize) -> Result<()> {
             let most = (per_table / 16.0).max(2.0);
             let most = 1u64 << (most.log2().floor() as u32);
             super::usage!(
-                "--tt-entries {entries}: {tables} table{} (one per thread) would take {}, more than half of the {} available; use at most --tt-entries {most} here, or fewer --threads",
-                if tables == 1 { "" } else { "s" },
+                "--tt-entries {entries}: {} (one per thread) would take {}, more than half of the {} available; use at most --tt-entries {most} here, or fewer --threads",
+                cpbim::text::counted(tables as u64, "table"),
                 gib(total),
                 gib(avail as f64)
             );

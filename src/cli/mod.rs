@@ -45,16 +45,9 @@ use cpbim::{Color, Game, Reading};
 /// A command line that cannot run as given: a missing argument, options that do not go
 /// together, a value out of range. Exit status 2, as clap's own usage errors
 /// (docs/failures.md, "Exit status").
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
 pub struct Usage(pub String);
-
-impl std::fmt::Display for Usage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Usage {}
 
 /// Return early with a [`Usage`] error (exit status 2): `usage!("give a game")`.
 macro_rules! usage {

@@ -240,10 +240,9 @@ fn text_of(a: Color, l: &Limits, answer: &Answer) -> String {
                 ),
             };
             format!(
-                "proven: {} wins with {} threat{} on the longest line ({first})",
+                "proven: {} wins with {} on the longest line ({first})",
                 a.name(),
-                proof.threats(),
-                if proof.threats() == 1 { "" } else { "s" },
+                cpbim::text::counted(proof.threats(), "threat"),
             )
         }
         Verdict::NotProven => format!(

@@ -189,9 +189,19 @@ fn move_stones(value: &str, offset: usize, game: Game) -> Result<Vec<(Point, Str
 }
 
 /// How a move value that places no stone ends the game.
+#[derive(Clone, Copy)]
 enum End {
     Resign,
     Pass,
+}
+
+impl End {
+    fn what(self) -> &'static str {
+        match self {
+            End::Resign => "a resignation",
+            End::Pass => "a pass",
+        }
+    }
 }
 
 /// `resign`, or a pass (`pass`, empty, `tt` where the board has no column or row `t`).
@@ -271,7 +281,7 @@ pub fn parse_sgf(text: &str, game: Game) -> Result<Record, ParseError> {
     }
     let mut info = Info::default();
     let mut stones: Vec<(Point, String)> = Vec::new();
-    let mut ended: Option<&str> = None;
+    let mut ended: Option<End> = None;
     for prop in nodes.into_iter().flatten() {
         let (offset, first) = &prop.values[0];
         let color = match prop.ident.as_str() {
@@ -309,25 +319,21 @@ pub fn parse_sgf(text: &str, game: Game) -> Result<Record, ParseError> {
             };
             if let Some(end) = ended {
                 return Err(at_end(format!(
-                    "{}[{}] comes after the game ended with {end}: a pass or a resignation must be the last move",
+                    "{}[{}] comes after the game ended with {}: a pass or a resignation must be the last move",
                     prop.ident,
-                    excerpt(value)
+                    excerpt(value),
+                    end.what()
                 )));
             }
-            match end_of_game(value, game) {
-                Some(End::Resign) => {
-                    if info.result.is_none() {
-                        let winner = if color == Color::Black { "W" } else { "B" };
-                        info.result = Some(format!("{winner}+R"));
-                    }
-                    ended = Some("a resignation");
-                    continue;
+            ended = end_of_game(value, game);
+            if let Some(End::Resign) = ended {
+                if info.result.is_none() {
+                    let winner = if color == Color::Black { "W" } else { "B" };
+                    info.result = Some(format!("{winner}+R"));
                 }
-                Some(End::Pass) => {
-                    ended = Some("a pass");
-                    continue;
-                }
-                None => {}
+            }
+            if ended.is_some() {
+                continue;
             }
             for (p, token) in move_stones(value, *offset, game)? {
                 check_turn(

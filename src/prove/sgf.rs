@@ -28,10 +28,9 @@ pub fn proof_sgf(pos: &Position, a: Color, proof: &ThreatProof) -> String {
         game: *pos.game(),
     };
     w.comment(&format!(
-        "{} wins: the proof of cpbim prove ({} threat{} on the longest line)",
+        "{} wins: the proof of cpbim prove ({} on the longest line)",
         a.name(),
-        proof.threats(),
-        if proof.threats() == 1 { "" } else { "s" }
+        crate::text::counted(proof.threats(), "threat")
     ));
     w.threat_proof(proof);
     w.out.push(')');
