@@ -5,6 +5,8 @@
 //! * `search_step`: what the double-threat search does per node: make a stone, ask `thn` of
 //!   both sides, unmake.
 //! * `queries`: single queries on the positions met along the games.
+//! * `from_board`: a model built from a board, as every search starts: the Connect6 positions
+//!   of `queries`, and the 55 Renju problems of `tests/data/vcf/problems.txt`.
 //!
 //! Run: `cargo bench --bench models`. Compare models in one run (ratios), not across runs.
 
@@ -172,9 +174,45 @@ fn queries(c: &mut Criterion) {
     queries_for::<Cpbim>(c, &boards);
 }
 
+fn from_board_for<M: Model>(c: &mut Criterion, group: &str, boards: &[Board]) {
+    let mut g = c.benchmark_group(group);
+    g.throughput(Throughput::Elements(boards.len() as u64));
+    g.bench_function(M::NAME, |b| {
+        b.iter(|| {
+            boards
+                .iter()
+                .map(|board| M::from_board(black_box(board)).zobrist())
+                .fold(0, |a, z| a ^ z)
+        })
+    });
+    g.finish();
+}
+
+/// The boards of the published Renju problems.
+fn renju_boards() -> Vec<Board> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/vcf/problems.txt"
+    ))
+    .expect("the VCF problems");
+    cpbim::problems::parse_problems(&text)
+        .expect("they parse")
+        .iter()
+        .map(|p| p.position(p.game).expect("a position").board().clone())
+        .collect()
+}
+
+fn from_board(c: &mut Criterion) {
+    let boards = positions();
+    from_board_for::<Cpbim>(c, "from_board_connect6", &boards);
+    from_board_for::<Cpbm>(c, "from_board_connect6", &boards);
+    let renju = renju_boards();
+    from_board_for::<cpbim::model::Cpbim5>(c, "from_board_renju", &renju);
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(4));
-    targets = make_unmake, search_step, queries
+    targets = make_unmake, search_step, queries, from_board
 }
 criterion_main!(benches);

@@ -80,6 +80,29 @@ impl<I: Model, C: Model, P: Incr> Four<I, C, P> {
         self.stack.pop();
     }
 
+    /// `thn` after a stone on each empty point of `points`, read in place by every model,
+    /// equals Raw's after playing the stone (whose `thn` [`Four::check`] holds to brute
+    /// force); the models are left as they were.
+    fn check_thn_if_played(&mut self, points: &[Point]) {
+        for c in Color::ALL {
+            for &p in points {
+                if !self.raw.board().is_empty(p) {
+                    continue;
+                }
+                self.raw.make(p, c);
+                let t = self.raw.thn(c);
+                self.raw.unmake();
+                let got = [
+                    self.raw.thn_if_played(p, c),
+                    self.iu.thn_if_played(p, c),
+                    self.cpbm.thn_if_played(p, c),
+                    self.cpbim.thn_if_played(p, c),
+                ];
+                assert_eq!(got, [t; 4], "thn of {c} once {c} plays {p}");
+            }
+        }
+    }
+
     /// Every query of every model agrees with Raw's answer, and Raw's with brute force; point
     /// types are checked on `points`.
     fn check(&self, points: &[Point]) {
@@ -330,6 +353,7 @@ fn random_game<I: Model, C: Model, P: Incr>(game: Game, ops: &[Op]) {
                 } else {
                     near(&game, p)
                 };
+                m.check_thn_if_played(&near(&game, p));
                 m.check(&pts);
             }
             Op::Unmake => {

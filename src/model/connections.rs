@@ -643,9 +643,63 @@ impl<const K: u32, const G: usize, const L: usize> ConnState<K, G, L> {
     }
 
     fn thn<S: TypeSource>(&self, src: &S, c: Color) -> u8 {
+        self.cover(src.params(c.index()), || self.threat_conns(c))
+    }
+
+    /// `thn(c)` once `c` plays the empty point `p`, read without playing it. The stone joins
+    /// `c`'s connection through `p` in each direction (at most one a line) and changes no other
+    /// connection of `c`: the threat connections are today's with those (at most four)
+    /// replaced by their successors.
+    fn thn_if_played<S: TypeSource>(&self, src: &S, p: Point, c: Color) -> u8 {
+        let (ci, params) = (c.index(), src.params(c.index()));
+        let mut grown = [(0usize, Conn::default()); 4];
+        let mut n = 0;
+        for dir in Dir::ALL {
+            let Some(slot) = self.geo.slot(p, dir) else {
+                continue;
+            };
+            let (l, i) = (slot.line as usize, slot.offset as u32);
+            if let Some(cn) = self.lines[l].conns[ci].iter().find(|cn| cn.contains(i)) {
+                let (len, f) = (cn.len as u32, cn.f | 1 << (i - cn.from as u32));
+                let ty = src.classify(ci, len, f);
+                // No masks: the windows are read from the stones.
+                let thn = thn_of(ty, params, len, f);
+                grown[n] = (
+                    l,
+                    Conn {
+                        ty: ty as u8,
+                        thn,
+                        f,
+                        masks: [0; 3],
+                        ..*cn
+                    },
+                );
+                n += 1;
+            }
+        }
+        let grown = &grown[..n];
+        self.cover(params, || {
+            self.threat_conns(c)
+                .filter(|&(l, cn)| !grown.iter().any(|(g, x)| *g == l && x.from == cn.from))
+                .chain(
+                    grown
+                        .iter()
+                        .filter(|(_, x)| x.thn > 0)
+                        .map(|(l, x)| (*l, x)),
+                )
+        })
+    }
+
+    /// The cover number of the live windows of `conns` (each a line and a connection holding
+    /// threats), capped at 3.
+    #[inline]
+    fn cover<'a, I>(&'a self, params: Params, conns: impl Fn() -> I) -> u8
+    where
+        I: Iterator<Item = (usize, &'a Conn)>,
+    {
         let mut sum = 0u8;
         let mut lines = 0u128;
-        for (l, cn) in self.threat_conns(c) {
+        for (l, cn) in conns() {
             if cn.thn >= 3 {
                 return 3;
             }
@@ -656,9 +710,8 @@ impl<const K: u32, const G: usize, const L: usize> ConnState<K, G, L> {
             // Windows of different connections of one line are disjoint.
             return sum.min(3);
         }
-        let params = src.params(c.index());
         let mut buf = ThreatBuf::default();
-        for (l, cn) in self.threat_conns(c) {
+        for (l, cn) in conns() {
             self.push_windows(params, l, cn, &mut buf);
         }
         match &buf.spill {
@@ -946,6 +999,11 @@ impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Model
     fn threats_if_played(&self, p: Point, c: Color, dir: Dir) -> u8 {
         debug_assert!(self.board.is_empty(p));
         self.state.threats_if_played(&self.src, p, c, dir)
+    }
+
+    fn thn_if_played(&mut self, p: Point, c: Color) -> u8 {
+        debug_assert!(self.board.is_empty(p));
+        self.state.thn_if_played(&self.src, p, c)
     }
 
     fn point_type(&self, p: Point, c: Color, dir: Dir) -> ConnType {

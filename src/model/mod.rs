@@ -201,6 +201,15 @@ pub trait Model: Sized + Send {
         cover_number(&t)
     }
 
+    /// `thn(c)` once `c` plays the empty point `p`: [`Model::make`], [`Model::thn`] and
+    /// [`Model::unmake`], or the same number read without playing the stone.
+    fn thn_if_played(&mut self, p: Point, c: Color) -> u8 {
+        self.make(p, c);
+        let t = self.thn(c);
+        self.unmake();
+        t
+    }
+
     /// The empty points of the live windows of `c`: where the opponent must block.
     fn blockers(&self, c: Color) -> PointSet {
         let mut t = Vec::new();

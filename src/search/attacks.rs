@@ -149,10 +149,7 @@ impl<M: Model> Searcher<'_, M> {
             let t = if through_q_only {
                 self.threats_through(q)
             } else {
-                self.m.make(q, a);
-                let t = self.m.thn(a);
-                self.m.unmake();
-                t
+                self.m.thn_if_played(q, a)
             };
             if t >= 2 {
                 out.push(Attack {
