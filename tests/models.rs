@@ -80,17 +80,21 @@ impl<I: Model, C: Model, P: Incr> Four<I, C, P> {
         self.stack.pop();
     }
 
-    /// `thn` after a stone on each empty point of `points`, read in place by every model,
-    /// equals Raw's after playing the stone (whose `thn` [`Four::check`] holds to brute
-    /// force); the models are left as they were.
-    fn check_thn_if_played(&mut self, points: &[Point]) {
+    /// What a stone on an empty point of `points` (every third, both colours) would change,
+    /// read in place by every model, equals Raw's after playing it (Raw is held to brute force
+    /// by [`Four::check`]): `thn`, the candidates, and the threats through a second point
+    /// close by. The models are left as they were.
+    fn check_if_played(&mut self, points: &[Point]) {
+        const LEVELS: [Level; 2] = [Level::Attack, Level::NearLive];
         for c in Color::ALL {
-            for &p in points {
+            for &p in points.iter().step_by(3) {
                 if !self.raw.board().is_empty(p) {
                     continue;
                 }
+                let now = LEVELS.map(|level| self.raw.candidates(c, level));
                 self.raw.make(p, c);
                 let t = self.raw.thn(c);
+                let after = LEVELS.map(|level| self.raw.candidates(c, level));
                 self.raw.unmake();
                 let got = [
                     self.raw.thn_if_played(p, c),
@@ -99,6 +103,37 @@ impl<I: Model, C: Model, P: Incr> Four<I, C, P> {
                     self.cpbim.thn_if_played(p, c),
                 ];
                 assert_eq!(got, [t; 4], "thn of {c} once {c} plays {p}");
+                for (i, level) in LEVELS.into_iter().enumerate() {
+                    let got = [
+                        self.iu.candidates_if_played(p, c, level, now[i]),
+                        self.cpbm.candidates_if_played(p, c, level, now[i]),
+                        self.cpbim.candidates_if_played(p, c, level, now[i]),
+                    ];
+                    assert_eq!(got, [after[i]; 3], "{level:?} of {c} once {c} plays {p}");
+                }
+                // Second stones close to the first: those that may share its connections.
+                let board = self.raw.board();
+                let close =
+                    |q: Point| q.col().abs_diff(p.col()).max(q.row().abs_diff(p.row())) <= 3;
+                let seconds: Vec<Point> = board
+                    .game()
+                    .points()
+                    .filter(|&q| q != p && board.is_empty(q) && close(q))
+                    .collect();
+                for q in seconds {
+                    self.raw.make(q, c);
+                    let t = Dir::ALL.map(|d| self.raw.threats_if_played(p, c, d));
+                    self.raw.unmake();
+                    for (d, t) in Dir::ALL.into_iter().zip(t) {
+                        let got = [
+                            self.raw.threats_if_played_with(p, q, c, d),
+                            self.iu.threats_if_played_with(p, q, c, d),
+                            self.cpbm.threats_if_played_with(p, q, c, d),
+                            self.cpbim.threats_if_played_with(p, q, c, d),
+                        ];
+                        assert_eq!(got, [t; 4], "threats of {c} at {p} {d:?} with {q}");
+                    }
+                }
             }
         }
     }
@@ -353,7 +388,9 @@ fn random_game<I: Model, C: Model, P: Incr>(game: Game, ops: &[Op]) {
                 } else {
                     near(&game, p)
                 };
-                m.check_thn_if_played(&near(&game, p));
+                if step % 8 == 4 {
+                    m.check_if_played(&near(&game, p));
+                }
                 m.check(&pts);
             }
             Op::Unmake => {

@@ -690,6 +690,70 @@ impl<const K: u32, const G: usize, const L: usize> ConnState<K, G, L> {
         })
     }
 
+    /// [`Model::threats_if_played_with`], read in place.
+    fn threats_if_played_with<S: TypeSource>(
+        &self,
+        src: &S,
+        p: Point,
+        also: Point,
+        c: Color,
+        dir: Dir,
+    ) -> u8 {
+        let Some(slot) = self.geo.slot(p, dir) else {
+            return 0;
+        };
+        let (l, i) = (slot.line as usize, slot.offset as u32);
+        let Some(cn) = self.lines[l].conns[c.index()]
+            .iter()
+            .find(|cn| cn.contains(i))
+        else {
+            return 0;
+        };
+        let mut f = cn.f | 1 << (i - cn.from as u32);
+        if let Some(s) = self.geo.slot(also, dir).filter(|s| s.line == slot.line) {
+            if cn.contains(s.offset as u32) {
+                f |= 1 << (s.offset as u32 - cn.from as u32);
+            }
+        }
+        let len = cn.len as u32;
+        thn_of(
+            src.classify(c.index(), len, f),
+            src.params(c.index()),
+            len,
+            f,
+        )
+    }
+
+    /// [`Model::candidates_if_played`]: `now` but `p`, and the windows of `level` of the
+    /// connections through `p` grown by it.
+    fn candidates_if_played<S: TypeSource>(
+        &self,
+        src: &S,
+        p: Point,
+        c: Color,
+        level: Level,
+        now: PointSet,
+    ) -> PointSet {
+        let mut set = now;
+        set.remove(p);
+        let params = src.params(c.index());
+        for slot in self.geo.slots[p.index()].iter().flatten() {
+            let (l, i) = (slot.line as usize, slot.offset as u32);
+            if let Some(cn) = self.lines[l].conns[c.index()]
+                .iter()
+                .find(|cn| cn.contains(i))
+            {
+                let (from, len) = (cn.from as u32, cn.len as u32);
+                let m = window_masks::<K>(len, cn.f | 1 << (i - from), params)[level as usize];
+                let line = &self.geo.lines[l];
+                for b in bits(m) {
+                    set.insert(line.points[(from + b) as usize]);
+                }
+            }
+        }
+        set
+    }
+
     /// The cover number of the live windows of `conns` (each a line and a connection holding
     /// threats), capped at 3.
     #[inline]
@@ -1004,6 +1068,23 @@ impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Model
     fn thn_if_played(&mut self, p: Point, c: Color) -> u8 {
         debug_assert!(self.board.is_empty(p));
         self.state.thn_if_played(&self.src, p, c)
+    }
+
+    fn threats_if_played_with(&mut self, p: Point, also: Point, c: Color, dir: Dir) -> u8 {
+        debug_assert!(self.board.is_empty(p) && self.board.is_empty(also) && p != also);
+        self.state
+            .threats_if_played_with(&self.src, p, also, c, dir)
+    }
+
+    fn candidates_if_played(
+        &mut self,
+        p: Point,
+        c: Color,
+        level: Level,
+        now: PointSet,
+    ) -> PointSet {
+        debug_assert!(level != Level::Live && self.board.is_empty(p));
+        self.state.candidates_if_played(&self.src, p, c, level, now)
     }
 
     fn point_type(&self, p: Point, c: Color, dir: Dir) -> ConnType {

@@ -210,6 +210,36 @@ pub trait Model: Sized + Send {
         t
     }
 
+    /// [`Model::threats_if_played`] once `c` has played `also` too: `thn` of the connection of
+    /// `c` through the empty point `p` in direction `dir` once `c` plays `also` and `p` (the
+    /// empty point `also` counts only where it lies in that connection).
+    fn threats_if_played_with(&mut self, p: Point, also: Point, c: Color, dir: Dir) -> u8 {
+        self.make(also, c);
+        let t = self.threats_if_played(p, c, dir);
+        self.unmake();
+        t
+    }
+
+    /// [`Model::candidates`] of `level` once `c` plays the empty point `p`, given `now`, the
+    /// candidates of `level` before it. Windows only gain stones of `c`, so every candidate
+    /// of [`Level::Attack`] and [`Level::NearLive`] stays one but `p`; a model may read the new
+    /// ones from the lines through `p` alone. Not for [`Level::Live`] (a window full enough
+    /// stops being live in the games of exactly k).
+    fn candidates_if_played(
+        &mut self,
+        p: Point,
+        c: Color,
+        level: Level,
+        now: PointSet,
+    ) -> PointSet {
+        debug_assert!(level != Level::Live);
+        let _ = now;
+        self.make(p, c);
+        let set = self.candidates(c, level);
+        self.unmake();
+        set
+    }
+
     /// The empty points of the live windows of `c`: where the opponent must block.
     fn blockers(&self, c: Color) -> PointSet {
         let mut t = Vec::new();

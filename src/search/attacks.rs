@@ -74,17 +74,20 @@ impl<M: Model> Searcher<'_, M> {
             }
         }
         self.windows = dw;
+        debug_assert_eq!(self.m.thn(a), 0, "attacks are generated at A-nodes");
+        let near_live = self.m.candidates(a, Level::NearLive);
         match w0 {
             None => {
                 for p in r.iter() {
-                    if self.attacks_from(p, r, r, w0, true, first_only, win_only, out) {
+                    if self.attacks_from(p, r, r, w0, true, near_live, first_only, win_only, out) {
                         return;
                     }
                 }
             }
             Some(w) => {
                 for &(p, seconds, blocks_all) in &firsts[..w.points().count()] {
-                    if self.attacks_from(p, seconds, r, w0, blocks_all, first_only, win_only, out) {
+                    let (s, all) = (seconds, blocks_all);
+                    if self.attacks_from(p, s, r, w0, all, near_live, first_only, win_only, out) {
                         return;
                     }
                 }
@@ -106,8 +109,9 @@ impl<M: Model> Searcher<'_, M> {
     /// The two-stone attacks whose first stone is `p` and second one of `seconds` (each
     /// unordered pair once, both in `r`), pushed onto `out`; with the complete rule, when `p`
     /// alone (`blocks_all`: it meets every live window of D) leaves thn(A) ≥ 2, also every pair
-    /// of `p` and an empty point outside `r`. True when generation should stop (the first
-    /// attack was asked for, a winning one with `win_only`, or the limits ended the search).
+    /// of `p` and an empty point outside `r`. `near_live` is A's near-live candidates now.
+    /// True when generation should stop (the first attack was asked for, a winning one with
+    /// `win_only`, or the limits ended the search).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn attacks_from(
@@ -117,21 +121,28 @@ impl<M: Model> Searcher<'_, M> {
         r: PointSet,
         w0: Option<Threat>,
         blocks_all: bool,
+        near_live: PointSet,
         first_only: bool,
         win_only: bool,
         out: &mut Vec<Attack>,
     ) -> bool {
         let a = self.a;
-        self.m.make(p, a);
-        let alone = self.m.thn(a);
+        // A has no live window at an A-node: thn(A) once p is played is read in place.
+        let alone = self.threats_through(p);
         // If p alone leaves A no live window, every live window after the pair passes
         // through q, and windows of different directions share no empty point (they meet
         // only at q). So thn(A) after the pair is the sum over the four directions of the
-        // threats of q's connection once q is played: no need to play q.
+        // threats of q's connection once p and q are played, and q must lie in a window
+        // one stone from live once p is played: neither stone is played. Otherwise p is
+        // played and each q's thn read in place.
         let through_q_only = alone == 0;
         let allowed = if through_q_only {
-            seconds.intersection(&self.m.candidates(a, Level::NearLive))
+            let near_live = self
+                .m
+                .candidates_if_played(p, a, Level::NearLive, near_live);
+            seconds.intersection(&near_live)
         } else {
+            self.m.make(p, a);
             seconds
         };
         let mut done = false;
@@ -147,7 +158,11 @@ impl<M: Model> Searcher<'_, M> {
             // Every pair examined is a node, played or evaluated in place.
             self.count_node();
             let t = if through_q_only {
-                self.threats_through(q)
+                Dir::ALL
+                    .iter()
+                    .map(|&d| self.m.threats_if_played_with(q, p, a, d))
+                    .sum::<u8>()
+                    .min(3)
             } else {
                 self.m.thn_if_played(q, a)
             };
@@ -183,7 +198,9 @@ impl<M: Model> Searcher<'_, M> {
                 }
             }
         }
-        self.m.unmake();
+        if !through_q_only {
+            self.m.unmake();
+        }
         done || self.aborted
     }
     /// The attacks of the current A-node, ordered; `None` if the limits ended the search.
