@@ -76,6 +76,7 @@ impl<M: Model> Searcher<'_, M> {
         self.windows = dw;
         debug_assert_eq!(self.m.thn(a), 0, "attacks are generated at A-nodes");
         let near_live = self.m.candidates(a, Level::NearLive);
+        self.new_stamp();
         match w0 {
             None => {
                 for p in r.iter() {
@@ -93,6 +94,31 @@ impl<M: Model> Searcher<'_, M> {
                 }
             }
         }
+    }
+
+    /// A new A-node's pair generation: the threats read before are of another position.
+    fn new_stamp(&mut self) {
+        if self.threats_now.is_empty() {
+            self.threats_now = vec![(0, [0; 4]); crate::geom::MAX_POINTS];
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.threats_now.fill((0, [0; 4]));
+            self.stamp = 1;
+        }
+    }
+
+    /// The threats of A's connection through the empty point `x` in each direction once A
+    /// plays it, read once an A-node.
+    #[inline]
+    fn threats_now(&mut self, x: Point) -> [u8; 4] {
+        let (stamp, threats) = self.threats_now[x.index()];
+        if stamp == self.stamp {
+            return threats;
+        }
+        let threats = Dir::ALL.map(|d| self.m.threats_if_played(x, self.a, d));
+        self.threats_now[x.index()] = (self.stamp, threats);
+        threats
     }
 
     /// `thn(A)` once A plays the empty point `x`, when A has no live window but through `x`:
@@ -128,7 +154,7 @@ impl<M: Model> Searcher<'_, M> {
     ) -> bool {
         let a = self.a;
         // A has no live window at an A-node: thn(A) once p is played is read in place.
-        let alone = self.threats_through(p);
+        let alone = self.threats_now(p).iter().sum::<u8>().min(3);
         // If p alone leaves A no live window, every live window after the pair passes
         // through q, and windows of different directions share no empty point (they meet
         // only at q). So thn(A) after the pair is the sum over the four directions of the
@@ -158,11 +184,21 @@ impl<M: Model> Searcher<'_, M> {
             // Every pair examined is a node, played or evaluated in place.
             self.count_node();
             let t = if through_q_only {
-                Dir::ALL
-                    .iter()
-                    .map(|&d| self.m.threats_if_played_with(q, p, a, d))
-                    .sum::<u8>()
-                    .min(3)
+                // q's connections are today's but in the direction of the line through p
+                // and q, if any.
+                let mut t = self.threats_now(q);
+                let (dc, dr) = (
+                    q.col() as isize - p.col() as isize,
+                    q.row() as isize - p.row() as isize,
+                );
+                let shared = Dir::ALL.into_iter().find(|d| {
+                    let (x, y) = d.delta();
+                    dc * y == dr * x
+                });
+                if let Some(d) = shared {
+                    t[d.index()] = self.m.threats_if_played_with(q, p, a, d);
+                }
+                t.iter().sum::<u8>().min(3)
             } else {
                 self.m.thn_if_played(q, a)
             };

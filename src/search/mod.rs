@@ -296,6 +296,8 @@ impl<M: Model> Solver<M> {
             history: [[0; POINTS], [0; POINTS]],
             windows: Vec::new(),
             known_attacks: Default::default(),
+            threats_now: Vec::new(),
+            stamp: 0,
         }
     }
 

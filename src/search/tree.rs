@@ -75,6 +75,11 @@ pub(super) struct Searcher<'a, M: Model> {
     pub(super) windows: Vec<Threat>,
     /// The attacks of A-nodes already expanded.
     pub(super) known_attacks: KnownAttacks,
+    /// The threats of A's connections through a point once A plays it, by direction, read
+    /// during the current A-node's pair generation: `(stamp, threats)` by point index.
+    pub(super) threats_now: Vec<(u32, [u8; 4])>,
+    /// The stamp of the current A-node's entries of `threats_now`.
+    pub(super) stamp: u32,
 }
 
 impl<M: Model> Searcher<'_, M> {
