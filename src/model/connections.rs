@@ -15,7 +15,7 @@
 use super::{cover_number, Level, Model, Threat, TypeCounts};
 use crate::board::Board;
 use crate::game::Game;
-use crate::geom::{Color, Dir, Geometry, Point, PointSet};
+use crate::geom::{Color, Dir, Geometry, LineSlot, Point, PointSet};
 use crate::kb::{self, Composite, ConnType, Params, Tables};
 use crate::model::Played;
 use crate::zobrist;
@@ -642,6 +642,16 @@ impl<const K: u32, const G: usize, const L: usize> ConnState<K, G, L> {
         out.dedup();
     }
 
+    /// `c`'s connection through the point of `slot`, with the point's offset in the line.
+    #[inline]
+    fn conn_at(&self, slot: LineSlot, c: Color) -> Option<(u32, &Conn)> {
+        let i = slot.offset as u32;
+        self.lines[slot.line as usize].conns[c.index()]
+            .iter()
+            .find(|cn| cn.contains(i))
+            .map(|cn| (i, cn))
+    }
+
     fn thn<S: TypeSource>(&self, src: &S, c: Color) -> u8 {
         self.cover(src.params(c.index()), || self.threat_conns(c))
     }
@@ -658,14 +668,13 @@ impl<const K: u32, const G: usize, const L: usize> ConnState<K, G, L> {
             let Some(slot) = self.geo.slot(p, dir) else {
                 continue;
             };
-            let (l, i) = (slot.line as usize, slot.offset as u32);
-            if let Some(cn) = self.lines[l].conns[ci].iter().find(|cn| cn.contains(i)) {
+            if let Some((i, cn)) = self.conn_at(slot, c) {
                 let (len, f) = (cn.len as u32, cn.f | 1 << (i - cn.from as u32));
                 let ty = src.classify(ci, len, f);
                 // No masks: the windows are read from the stones.
                 let thn = thn_of(ty, params, len, f);
                 grown[n] = (
-                    l,
+                    slot.line as usize,
                     Conn {
                         ty: ty as u8,
                         thn,
@@ -690,30 +699,25 @@ impl<const K: u32, const G: usize, const L: usize> ConnState<K, G, L> {
         })
     }
 
-    /// [`Model::threats_if_played_with`], read in place.
-    fn threats_if_played_with<S: TypeSource>(
+    /// [`Model::threats_if_played`], read in place; with `also`, [`Model::threats_if_played_with`].
+    fn threats_if_played<S: TypeSource>(
         &self,
         src: &S,
         p: Point,
-        also: Point,
+        also: Option<Point>,
         c: Color,
         dir: Dir,
     ) -> u8 {
         let Some(slot) = self.geo.slot(p, dir) else {
             return 0;
         };
-        let (l, i) = (slot.line as usize, slot.offset as u32);
-        let Some(cn) = self.lines[l].conns[c.index()]
-            .iter()
-            .find(|cn| cn.contains(i))
-        else {
+        let Some((i, cn)) = self.conn_at(slot, c) else {
             return 0;
         };
         let mut f = cn.f | 1 << (i - cn.from as u32);
-        if let Some(s) = self.geo.slot(also, dir).filter(|s| s.line == slot.line) {
-            if cn.contains(s.offset as u32) {
-                f |= 1 << (s.offset as u32 - cn.from as u32);
-            }
+        let with = also.and_then(|q| self.geo.slot(q, dir));
+        if let Some(s) = with.filter(|s| s.line == slot.line && cn.contains(s.offset as u32)) {
+            f |= 1 << (s.offset as u32 - cn.from as u32);
         }
         let len = cn.len as u32;
         thn_of(
@@ -737,15 +741,11 @@ impl<const K: u32, const G: usize, const L: usize> ConnState<K, G, L> {
         let mut set = now;
         set.remove(p);
         let params = src.params(c.index());
-        for slot in self.geo.slots[p.index()].iter().flatten() {
-            let (l, i) = (slot.line as usize, slot.offset as u32);
-            if let Some(cn) = self.lines[l].conns[c.index()]
-                .iter()
-                .find(|cn| cn.contains(i))
-            {
+        for &slot in self.geo.slots[p.index()].iter().flatten() {
+            if let Some((i, cn)) = self.conn_at(slot, c) {
                 let (from, len) = (cn.from as u32, cn.len as u32);
                 let m = window_masks::<K>(len, cn.f | 1 << (i - from), params)[level as usize];
-                let line = &self.geo.lines[l];
+                let line = &self.geo.lines[slot.line as usize];
                 for b in bits(m) {
                     set.insert(line.points[(from + b) as usize]);
                 }
@@ -819,21 +819,6 @@ impl<const K: u32, const G: usize, const L: usize> ConnState<K, G, L> {
             .any(|(_, cn)| cn.ty == ConnType::WIN as u8)
     }
 
-    fn threats_if_played<S: TypeSource>(&self, src: &S, p: Point, c: Color, dir: Dir) -> u8 {
-        let Some(slot) = self.geo.slot(p, dir) else {
-            return 0;
-        };
-        let i = slot.offset as u32;
-        for cn in &self.lines[slot.line as usize].conns[c.index()] {
-            if cn.contains(i) {
-                let (len, f) = (cn.len as u32, cn.f | 1 << (i - cn.from as u32));
-                let t = src.classify(c.index(), len, f);
-                return thn_of(t, src.params(c.index()), len, f);
-            }
-        }
-        0
-    }
-
     fn point_type<S: TypeSource>(
         &self,
         src: &S,
@@ -848,14 +833,11 @@ impl<const K: u32, const G: usize, const L: usize> ConnState<K, G, L> {
         let Some(slot) = self.geo.slot(p, dir) else {
             return ConnType::O;
         };
-        let i = slot.offset as u32;
-        for cn in &self.lines[slot.line as usize].conns[c.index()] {
-            if cn.contains(i) {
-                let t = ConnType::ALL[cn.ty as usize];
-                return src.point_type(c.index(), cn.len as u32, cn.f, t, i - cn.from as u32);
-            }
-        }
-        ConnType::O
+        let Some((i, cn)) = self.conn_at(slot, c) else {
+            return ConnType::O;
+        };
+        let t = ConnType::ALL[cn.ty as usize];
+        src.point_type(c.index(), cn.len as u32, cn.f, t, i - cn.from as u32)
     }
 }
 
@@ -1062,7 +1044,7 @@ impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Model
 
     fn threats_if_played(&self, p: Point, c: Color, dir: Dir) -> u8 {
         debug_assert!(self.board.is_empty(p));
-        self.state.threats_if_played(&self.src, p, c, dir)
+        self.state.threats_if_played(&self.src, p, None, c, dir)
     }
 
     fn thn_if_played(&mut self, p: Point, c: Color) -> u8 {
@@ -1073,7 +1055,7 @@ impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Model
     fn threats_if_played_with(&mut self, p: Point, also: Point, c: Color, dir: Dir) -> u8 {
         debug_assert!(self.board.is_empty(p) && self.board.is_empty(also) && p != also);
         self.state
-            .threats_if_played_with(&self.src, p, also, c, dir)
+            .threats_if_played(&self.src, p, Some(also), c, dir)
     }
 
     fn candidates_if_played(
@@ -1245,7 +1227,7 @@ impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Model for Rebu
 
     fn threats_if_played(&self, p: Point, c: Color, dir: Dir) -> u8 {
         debug_assert!(self.played.board.is_empty(p));
-        self.state().threats_if_played(&self.src, p, c, dir)
+        self.state().threats_if_played(&self.src, p, None, c, dir)
     }
 
     fn point_type(&self, p: Point, c: Color, dir: Dir) -> ConnType {
