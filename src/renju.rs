@@ -18,7 +18,7 @@
 
 use crate::board::Board;
 use crate::game::{Game, Rule};
-use crate::geom::{Color, Dir, Point};
+use crate::geom::{Color, Dir, Point, PointSet};
 
 /// Why a point is forbidden to black.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -57,8 +57,35 @@ pub fn forbidden(board: &Board, p: Point) -> Option<Forbidden> {
     Checker {
         board: board.clone(),
         k: board.game().k(),
+        reads: None,
     }
     .check(p)
+}
+
+/// [`forbidden`], adding to `reads` every point the answer depends on: on `board` with other
+/// stones on any points outside `reads` (and `p` still empty), the answer is the same.
+///
+/// Why: the check reads, for each point it examines (`p`, and recursively the points that
+/// would turn a three into a straight four), only the points of that point's four lines
+/// within k of it (a run longer than k is told from one of exactly k by its k + 1-th cell,
+/// at most k away; a straight four's outer ends lie within k). Which points it examines
+/// depends on what it read. So the check on a board that differs only outside the points read
+/// here reads the same values, examines the same points, and answers the same. (A point that
+/// is occupied, or that [`may_be_forbidden`] rules out, is read within k − 1 of it.)
+pub fn forbidden_reading(board: &Board, p: Point, reads: &mut PointSet) -> Option<Forbidden> {
+    let mut checker = Checker {
+        board: board.clone(),
+        k: board.game().k(),
+        reads: Some(*reads),
+    };
+    checker.note(p);
+    let verdict = if board.is_empty(p) {
+        checker.check(p)
+    } else {
+        None
+    };
+    *reads = checker.reads.expect("reading");
+    verdict
 }
 
 /// Can a black stone on the empty point `p` be forbidden at all? A cheap necessary condition,
@@ -99,6 +126,7 @@ pub fn forbidden_points(board: &Board) -> Vec<(Point, Forbidden)> {
     let mut checker = Checker {
         board: board.clone(),
         k: board.game().k(),
+        reads: None,
     };
     board
         .game()
@@ -206,11 +234,28 @@ impl Line {
 struct Checker {
     board: Board,
     k: usize,
+    /// The points read so far, when asked ([`forbidden_reading`]).
+    reads: Option<PointSet>,
 }
 
 impl Checker {
+    /// Record that the check of `p` reads `p`'s four lines within k of it.
+    fn note(&mut self, p: Point) {
+        let Some(reads) = &mut self.reads else { return };
+        reads.insert(p);
+        let game = self.board.game();
+        for dir in Dir::ALL {
+            for steps in 1..=self.k as isize {
+                for q in [game.step(p, dir, steps), game.step(p, dir, -steps)] {
+                    q.into_iter().for_each(|q| reads.insert(q));
+                }
+            }
+        }
+    }
+
     /// Why black on the empty point `p` is forbidden, if it is; the board is unchanged after.
     fn check(&mut self, p: Point) -> Option<Forbidden> {
+        self.note(p);
         if !may_be_forbidden(&self.board, p) {
             return None;
         }

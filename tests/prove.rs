@@ -127,6 +127,8 @@ fn threat_proofs_hold_against_every_defence_and_zones_lose_none() {
         ("connect(9,9,5,1,1)", 9, 2, 0..300, true),
         ("connect(9,9,5,2,1)", 5, 1, 0..40, false),
         ("connect(9,9,6,2,1)", 9, 1, 0..40, false),
+        // Renju: black's forbidden points in the zone (item 4 of docs/search.md).
+        ("renju", 16, 1, 0..240, false),
     ] {
         let game: Game = name.parse().unwrap();
         let limits = Limits {

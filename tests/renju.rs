@@ -634,3 +634,54 @@ fn random_positions_agree_with_the_reference() {
         assert!(n >= min, "only {n} points {why} (want {min}): {totals:?}");
     }
 }
+
+/// `forbidden_reading` (what the relevance zone of a Renju proof is built from): on 600 random
+/// positions, at every empty point where some shape is near (a double three when every
+/// straight-four point counts), its verdict is `forbidden`'s, and a stone of either colour on
+/// any empty point outside the points it read leaves the reference's verdict as it was.
+#[test]
+fn a_stone_outside_the_points_read_changes_no_verdict() {
+    let r = rules();
+    let mut rng = Rng(0x5eed_0000_7ead_0001);
+    let (mut checked, mut changes, mut changed_inside) = (0usize, 0usize, 0usize);
+    for _ in 0..600 {
+        let mut cells = random_cells(&mut rng);
+        let board = board_of(&cells);
+        for i in 0..cells.len() {
+            if cells[i] != 0 || reference::forbidden_to_depth(&r, &cells, i, 0).is_none() {
+                continue;
+            }
+            let mut reads = cpbim::PointSet::EMPTY;
+            let got = renju::forbidden_reading(&board, lib_point(i), &mut reads).map(|f| f.name());
+            let want = reference::forbidden(&r, &cells, i);
+            assert_eq!(got, want, "{}", diagram(&cells, Some(i)));
+            for j in 0..cells.len() {
+                if j == i || cells[j] != 0 {
+                    continue;
+                }
+                for c in [1, 2] {
+                    cells[j] = c;
+                    let after = reference::forbidden(&r, &cells, i);
+                    cells[j] = 0;
+                    if reads.contains(lib_point(j)) {
+                        changed_inside += usize::from(after != want);
+                        continue;
+                    }
+                    checked += 1;
+                    changes += usize::from(after != want);
+                    assert_eq!(
+                        after,
+                        want,
+                        "a stone {c} on {} outside the points read changes {}\n{}",
+                        name_on(&r, j),
+                        name_on(&r, i),
+                        diagram(&cells, Some(i))
+                    );
+                }
+            }
+        }
+    }
+    println!("{checked} stones outside the points read, {changes} changed a verdict; {changed_inside} inside did");
+    assert!(checked >= 100_000, "only {checked}");
+    assert!(changed_inside >= 1_000, "only {changed_inside}");
+}

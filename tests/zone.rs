@@ -8,8 +8,11 @@ mod common;
 
 use common::threats::moves;
 use common::{check_proof_relaxed, colour, random_position, Plain, Rules};
+use cpbim::model::Cpbim5;
+use cpbim::problems::{parse_problems, BUILT_IN_VCF};
+use cpbim::search::proof::ProofNode;
 use cpbim::search::{solve, Config, Outcome};
-use cpbim::{Color, Game, Point, PointSet, Position, Raw};
+use cpbim::{Color, Game, Point, Position, Raw};
 
 /// What the zone test saw on one game.
 #[derive(Default, Debug)]
@@ -21,7 +24,6 @@ struct Seen {
 }
 
 fn zones_hold(game: Game, seeds: std::ops::Range<u64>, stones: usize) -> Seen {
-    let rules = Rules::of(&game);
     let config = Config {
         depth: 16,
         proof: true,
@@ -34,49 +36,51 @@ fn zones_hold(game: Game, seeds: std::ops::Range<u64>, stones: usize) -> Seen {
         };
         // Raw: the model of every game (Cpbim is Connect6's).
         let solution = solve::<Raw>(&pos, &config);
-        if solution.outcome != Outcome::Win {
-            continue;
-        }
-        let proof = solution.proof.expect("a win carries its proof");
-        let a = pos.to_move();
-        let zone = cpbim::prove::zone::zone(pos.board(), a, &proof).expect("a zone outside Renju");
-        let json = serde_json::to_value(&proof).unwrap();
-        let board = Plain::from_position(rules, &pos);
-        let (ca, cd) = (colour(a), colour(a.opponent()));
-        if let Err(e) = check_proof_relaxed(&board, ca, &json) {
-            panic!(
-                "{game} {pos:?} ({:?} to move, {:?} {} {:?}): the proof does not hold as it is: {e}\n{json}",
-                pos.to_move(),
-                solution.outcome,
-                solution.depth,
-                solution.line
-            );
-        }
-        let outside: Vec<usize> = (0..board.cells.len())
-            .filter(|&i| board.cells[i] == 0 && !zone.contains(point(&rules, i)))
-            .collect();
-        seen.proofs += 1;
-        seen.zone_points += zone.len();
-        seen.empty_points += board.cells.iter().filter(|&&c| c == 0).count();
-        for m in moves(&outside, game.p()) {
-            let mut after = board.clone();
-            for &x in &m {
-                after.cells[x] = cd;
-            }
-            seen.replies += 1;
-            if let Err(e) = check_proof_relaxed(&after, ca, &json) {
-                let names: Vec<String> = m.iter().map(|&x| board.name(x)).collect();
-                panic!(
-                    "{game} {pos:?}: the defence {names:?} outside the zone breaks the proof: {e}"
-                );
-            }
-            assert!(
-                !after.has_win(cd),
-                "{game}: the defence {m:?} wins outright"
-            );
+        if solution.outcome == Outcome::Win {
+            let proof = solution.proof.expect("a win carries its proof");
+            zone_holds(&pos, &proof, &mut seen);
         }
     }
     seen
+}
+
+/// Play every defender move wholly outside the zone of `proof` (the side to move's win on
+/// `pos`) that the rules allow, and check `proof` on the raw board after each.
+fn zone_holds(pos: &Position, proof: &ProofNode, seen: &mut Seen) {
+    let game = pos.board().game();
+    let rules = Rules::of(game);
+    let a = pos.to_move();
+    let zone = cpbim::prove::zone::zone(pos.board(), a, proof);
+    let json = serde_json::to_value(proof).unwrap();
+    let board = Plain::from_position(rules, pos);
+    let (ca, cd) = (colour(a), colour(a.opponent()));
+    if let Err(e) = check_proof_relaxed(&board, ca, &json) {
+        panic!("{game} {pos:?}: the proof does not hold as it is: {e}\n{json}");
+    }
+    let outside: Vec<usize> = (0..board.cells.len())
+        .filter(|&i| board.cells[i] == 0 && !zone.contains(point(&rules, i)))
+        .collect();
+    seen.proofs += 1;
+    seen.zone_points += zone.len();
+    seen.empty_points += board.cells.iter().filter(|&&c| c == 0).count();
+    for m in moves(&outside, game.p()) {
+        if m.iter().any(|&x| board.forbids(cd, x)) {
+            continue;
+        }
+        let mut after = board.clone();
+        for &x in &m {
+            after.cells[x] = cd;
+        }
+        seen.replies += 1;
+        if let Err(e) = check_proof_relaxed(&after, ca, &json) {
+            let names: Vec<String> = m.iter().map(|&x| board.name(x)).collect();
+            panic!("{game} {pos:?}: the defence {names:?} outside the zone breaks the proof: {e}");
+        }
+        assert!(
+            !after.has_win(cd),
+            "{game}: the defence {m:?} wins outright"
+        );
+    }
 }
 
 /// The library point of a test-board index.
@@ -105,13 +109,59 @@ fn a_defence_outside_the_zone_leaves_the_proof_a_proof() {
     }
 }
 
+/// Renju: black's forbidden points decide attacks (black may not attack there) and defences
+/// (black may not block there: the white wins of the "trap" problems). The published VCF
+/// problems up to 30 plies (both colours attacking, white's forbidden-point wins among them)
+/// and random positions near the centre.
 #[test]
-fn renju_has_no_zone_yet() {
-    let game = Game::RENJU;
-    let pos = Position::from_stones(game, &[game.center()]).unwrap();
-    let six = cpbim::search::proof::ProofNode::Six {
-        six: vec![game.center()],
+fn renju_zones_respect_the_forbidden_points() {
+    let problems = parse_problems(BUILT_IN_VCF).expect("the bundled problems");
+    let mut seen = Seen::default();
+    let mut by_colour = [0; 2];
+    for p in &problems {
+        let game = Game::RENJU;
+        let Ok(pos) = p.position(game) else { continue };
+        if p.known_depth().is_none_or(|d| d > 30) {
+            continue;
+        }
+        let config = Config {
+            depth: p.known_depth().unwrap(),
+            proof: true,
+            ..Config::default()
+        };
+        let solution = solve::<Cpbim5>(&pos, &config);
+        assert_eq!(solution.outcome, Outcome::Win, "{}", p.id);
+        zone_holds(&pos, solution.proof.as_ref().unwrap(), &mut seen);
+        by_colour[usize::from(pos.to_move() == Color::White)] += 1;
+    }
+    eprintln!(
+        "renju problems: {} proofs ({} black, {} white), {} replies outside their zones checked; zones hold {:.0} % of the empty points",
+        seen.proofs,
+        by_colour[0],
+        by_colour[1],
+        seen.replies,
+        100.0 * seen.zone_points as f64 / seen.empty_points.max(1) as f64
+    );
+    assert!(by_colour[0] >= 10 && by_colour[1] >= 5, "{by_colour:?}");
+    let random = zones_hold(Game::RENJU, 0..300, 21);
+    eprintln!(
+        "renju random: {} proofs, {} replies outside their zones checked; zones hold {:.0} % of the empty points",
+        random.proofs,
+        random.replies,
+        100.0 * random.zone_points as f64 / random.empty_points.max(1) as f64
+    );
+    assert!(random.proofs >= 10, "only {} proofs", random.proofs);
+    // Found by a search of 7,557 random positions for one where a white stone outside the
+    // zone's other items makes a black attack forbidden (I8: a white stone on K5, G7, K7 or
+    // G9 turns a false three through it into a real one). The only one found: keep it.
+    let stones = "H8 F6 J8 H6 I6 J4 J7 I2 H9 J3 G6 L7 G8 M9 I5 G5 J5 K4 H1 F8";
+    let pos = cpbim::parse_position(stones, Game::RENJU).unwrap();
+    let config = Config {
+        depth: 16,
+        proof: true,
+        ..Config::default()
     };
-    let zone = cpbim::prove::zone::zone(pos.board(), Color::White, &six);
-    assert_eq!(zone, None::<PointSet>);
+    let solution = solve::<Cpbim5>(&pos, &config);
+    assert_eq!(solution.outcome, Outcome::Win);
+    zone_holds(&pos, solution.proof.as_ref().unwrap(), &mut Seen::default());
 }

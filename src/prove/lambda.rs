@@ -580,11 +580,11 @@ impl<M: Model> Prover<'_, M> {
         self.killers.truncate(KILLERS);
     }
 
-    /// The zone of `pass` on `b`, or every empty point where there is no pass win, no zone
-    /// is known (Renju) or zones are not used.
+    /// The zone of `pass` on `b`, or every empty point where there is no pass win or zones
+    /// are not used.
     pub(super) fn zone_of(&self, b: &Board, pass: Option<&ProofNode>) -> PointSet {
         pass.filter(|_| self.limits.zone)
-            .and_then(|pass| zone(b, self.a, pass))
+            .map(|pass| zone(b, self.a, pass))
             .unwrap_or_else(|| empty_points(b))
     }
 

@@ -14,24 +14,27 @@
 //!    could make live), k − p at a node that completes the row (the only ones they could
 //!    complete).
 //!
+//! 4. in Renju, the points that black's forbidden points P relies on are read from: for black
+//!    as A, the points each attack's check reads ([`renju::forbidden_reading`]: its lines
+//!    within k, and those of the points its recursion examines); for black as D, those of
+//!    every forbidden point among the empty points of A's live windows after an attack (a
+//!    blocking point D may not play, which P therefore does not answer). An outside stone
+//!    leaves every such check reading the same points, so answering the same.
+//!
 //! The defences of P are not in it: a defence an outside stone occupies can no longer be
-//! played, and the ones still possible are all in P. Renju's forbidden points depend on stones
-//! far along the lines, so no zone is given there yet (`None`: every reply must be searched).
+//! played (nor one it makes forbidden), and the ones still possible are all in P.
 
 use crate::board::Board;
-use crate::game::Rule;
 use crate::geom::{Color, Point, PointSet};
+use crate::renju;
 use crate::search::proof::ProofNode;
 
 /// Z(`proof`) for attacker `a` on `board` (A to move), read from the stones alone (no model,
-/// no knowledge base). `None` in Renju.
-pub fn zone(board: &Board, a: Color, proof: &ProofNode) -> Option<PointSet> {
-    if board.game().rule() == Rule::Renju {
-        return None;
-    }
+/// no knowledge base).
+pub fn zone(board: &Board, a: Color, proof: &ProofNode) -> PointSet {
     let mut z = PointSet::EMPTY;
     add(&mut board.clone(), a, proof, &mut z);
-    Some(z)
+    z
 }
 
 /// Add the zone of the subtree `node` (A to move on `b`) to `z`; `b` is left as it was.
@@ -48,12 +51,28 @@ fn add(b: &mut Board, a: Color, node: &ProofNode, z: &mut PointSet) {
         ProofNode::Attack { attack, defenses } => {
             windows(b, d, k.saturating_sub(2 * p), z);
             for &x in attack {
+                if renju::applies(b.game(), a) {
+                    renju::forbidden_reading(b, x, z);
+                }
                 z.insert(x);
                 b.set(x, Some(a));
             }
             // A's live windows, and more (those that would not win once filled, in the
             // games of exactly k, are taken too).
-            windows(b, a, k - p, z);
+            let mut blocks = PointSet::EMPTY;
+            windows(b, a, k - p, &mut blocks);
+            if renju::applies(b.game(), d) {
+                // The blocking points forbidden to black: P need not answer them.
+                let mut reads = PointSet::EMPTY;
+                for x in blocks.iter() {
+                    let mut read = PointSet::EMPTY;
+                    if renju::forbidden_reading(b, x, &mut read).is_some() {
+                        reads = reads.union(&read);
+                    }
+                }
+                *z = z.union(&reads);
+            }
+            *z = z.union(&blocks);
             for defense in defenses {
                 defense.stones.iter().for_each(|&x| b.set(x, Some(d)));
                 add(b, a, &defense.next, z);
