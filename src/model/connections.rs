@@ -15,7 +15,7 @@
 use super::{cover_number, Level, Model, Threat, TypeCounts};
 use crate::board::Board;
 use crate::game::Game;
-use crate::geom::{Color, Dir, Geometry, LineSlot, Point, PointSet};
+use crate::geom::{Color, Dir, Geometry, LineSlot, Point, PointSet, MAX_SIDE};
 use crate::kb::{self, Composite, ConnType, Params, Tables};
 use crate::model::Played;
 use crate::zobrist;
@@ -548,15 +548,24 @@ impl<const K: u32, const G: usize, const L: usize> ConnState<K, G, L> {
             lines: [LineState::default(); L],
             threat_lines: [0; 2],
         };
-        for l in 0..geo.lines.len() {
-            let line = &geo.lines[l];
-            let mut stones = [0u32; 2];
-            for (i, &p) in line.points[..line.len as usize].iter().enumerate() {
-                if let Some(c) = board.get(p) {
-                    stones[c.index()] |= 1 << i;
+        // Each line's stones, from one pass over the board's points.
+        for p in board.game().points() {
+            if let Some(c) = board.get(p) {
+                for slot in geo.slots[p.index()].iter().flatten() {
+                    s.lines[slot.line as usize].stones[c.index()] |= 1 << slot.offset;
                 }
             }
-            s.lines[l] = build_line::<S, K, G>(src, line.len as u32, stones);
+        }
+        // An empty line's state depends on its length only: derived once per length.
+        let mut empty: [Option<LineState<G>>; MAX_SIDE + 1] = [None; MAX_SIDE + 1];
+        for l in 0..geo.lines.len() {
+            let len = geo.lines[l].len as u32;
+            let stones = s.lines[l].stones;
+            s.lines[l] = if stones == [0, 0] {
+                *empty[len as usize].get_or_insert_with(|| build_line::<S, K, G>(src, len, stones))
+            } else {
+                build_line::<S, K, G>(src, len, stones)
+            };
             s.mark_threats(l);
         }
         s
