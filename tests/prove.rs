@@ -381,3 +381,34 @@ fn analyze_marks_the_boundaries_that_prove_settles() {
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("--prove-time"), "{}", out.stderr);
 }
+
+/// Renju threat wins (tests/data/prove/renju-vct.txt, where `solve` finds no win): every
+/// 16th position and the one quintet's VCT does not find at its leaf depth 3 (line 218) are
+/// proven by the CPBIM of the games of five, and each proof holds on the raw board against
+/// every white and black reply the rules allow.
+#[test]
+fn renju_threat_wins_are_proven_and_checked() {
+    let text = include_str!("data/prove/renju-vct.txt");
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && !l.trim().is_empty())
+        .collect();
+    assert_eq!(lines.len(), 265);
+    let never = AtomicBool::new(false);
+    let mut threats = 0;
+    for (i, line) in lines.iter().filter(|(i, _)| i % 16 == 0 || *i == 217) {
+        let pos = cpbim::parse_position(line, Game::RENJU).unwrap();
+        let a = pos.to_move();
+        let answer = prove::<cpbim::model::Cpbim5>(&pos, a, &Limits::default(), &never);
+        let Verdict::Proven(proof) = answer.verdict else {
+            panic!("line {}: not proven: {:?}", i + 1, answer.verdict);
+        };
+        threats += usize::from(proof.threats() > 0);
+        let json = serde_json::to_value(&proof).unwrap();
+        if let Err(e) = check(&pos, a, &json) {
+            panic!("line {}: the proof does not hold: {e}\n{json}", i + 1);
+        }
+    }
+    assert!(threats >= 10, "only {threats} proofs needed a threat");
+}
