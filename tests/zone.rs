@@ -23,12 +23,29 @@ struct Seen {
     empty_points: usize,
 }
 
-fn zones_hold(game: Game, seeds: std::ops::Range<u64>, stones: usize) -> Seen {
-    let config = Config {
-        depth: 16,
+impl Seen {
+    /// Print what was seen on `what`.
+    fn report(&self, what: &str) {
+        eprintln!(
+            "{what}: {} proofs, {} replies outside their zones checked; zones hold {:.0} % of the empty points",
+            self.proofs,
+            self.replies,
+            100.0 * self.zone_points as f64 / self.empty_points.max(1) as f64
+        );
+    }
+}
+
+/// A search for wins within `depth` plies, with their proofs.
+fn proving(depth: u32) -> Config {
+    Config {
+        depth,
         proof: true,
         ..Config::default()
-    };
+    }
+}
+
+fn zones_hold(game: Game, seeds: std::ops::Range<u64>, stones: usize) -> Seen {
+    let config = proving(16);
     let mut seen = Seen::default();
     for seed in seeds {
         let Some(pos) = random_position(game, seed, stones) else {
@@ -98,12 +115,7 @@ fn a_defence_outside_the_zone_leaves_the_proof_a_proof() {
     ] {
         let game: Game = name.parse().unwrap();
         let seen = zones_hold(game, 0..400, stones);
-        eprintln!(
-            "{name}: {} proofs, {} replies outside their zones checked; zones hold {:.0} % of the empty points",
-            seen.proofs,
-            seen.replies,
-            100.0 * seen.zone_points as f64 / seen.empty_points.max(1) as f64
-        );
+        seen.report(name);
         assert!(seen.proofs >= 10, "{name}: only {} proofs", seen.proofs);
         assert!(seen.replies >= 100, "{name}: only {} replies", seen.replies);
     }
@@ -124,12 +136,7 @@ fn renju_zones_respect_the_forbidden_points() {
         if p.known_depth().is_none_or(|d| d > 30) {
             continue;
         }
-        let config = Config {
-            depth: p.known_depth().unwrap(),
-            proof: true,
-            ..Config::default()
-        };
-        let solution = solve::<Cpbim5>(&pos, &config);
+        let solution = solve::<Cpbim5>(&pos, &proving(p.known_depth().unwrap()));
         assert_eq!(solution.outcome, Outcome::Win, "{}", p.id);
         zone_holds(&pos, solution.proof.as_ref().unwrap(), &mut seen);
         by_colour[usize::from(pos.to_move() == Color::White)] += 1;
@@ -144,24 +151,14 @@ fn renju_zones_respect_the_forbidden_points() {
     );
     assert!(by_colour[0] >= 10 && by_colour[1] >= 5, "{by_colour:?}");
     let random = zones_hold(Game::RENJU, 0..300, 21);
-    eprintln!(
-        "renju random: {} proofs, {} replies outside their zones checked; zones hold {:.0} % of the empty points",
-        random.proofs,
-        random.replies,
-        100.0 * random.zone_points as f64 / random.empty_points.max(1) as f64
-    );
+    random.report("renju random");
     assert!(random.proofs >= 10, "only {} proofs", random.proofs);
     // Found by a search of 7,557 random positions for one where a white stone outside the
     // zone's other items makes a black attack forbidden (I8: a white stone on K5, G7, K7 or
     // G9 turns a false three through it into a real one). The only one found: keep it.
     let stones = "H8 F6 J8 H6 I6 J4 J7 I2 H9 J3 G6 L7 G8 M9 I5 G5 J5 K4 H1 F8";
     let pos = cpbim::parse_position(stones, Game::RENJU).unwrap();
-    let config = Config {
-        depth: 16,
-        proof: true,
-        ..Config::default()
-    };
-    let solution = solve::<Cpbim5>(&pos, &config);
+    let solution = solve::<Cpbim5>(&pos, &proving(16));
     assert_eq!(solution.outcome, Outcome::Win);
     zone_holds(&pos, solution.proof.as_ref().unwrap(), &mut Seen::default());
 }
