@@ -54,12 +54,7 @@ pub fn forbidden(board: &Board, p: Point) -> Option<Forbidden> {
     if !board.is_empty(p) || !may_be_forbidden(board, p) {
         return None;
     }
-    Checker {
-        board: board.clone(),
-        k: board.game().k(),
-        reads: None,
-    }
-    .check(p)
+    Checker::on(board, None).check(p)
 }
 
 /// [`forbidden`], adding to `reads` every point the answer depends on: on `board` with other
@@ -73,15 +68,11 @@ pub fn forbidden(board: &Board, p: Point) -> Option<Forbidden> {
 /// here reads the same values, examines the same points, and answers the same. (A point that
 /// is occupied, or that [`may_be_forbidden`] rules out, is read within k − 1 of it.)
 pub fn forbidden_reading(board: &Board, p: Point, reads: &mut PointSet) -> Option<Forbidden> {
-    let mut checker = Checker {
-        board: board.clone(),
-        k: board.game().k(),
-        reads: Some(*reads),
-    };
-    checker.note(p);
+    let mut checker = Checker::on(board, Some(*reads));
     let verdict = if board.is_empty(p) {
         checker.check(p)
     } else {
+        checker.note(p);
         None
     };
     *reads = checker.reads.expect("reading");
@@ -123,11 +114,7 @@ pub fn is_forbidden(board: &Board, p: Point) -> bool {
 
 /// Every forbidden point of the board, in point order, with the reason.
 pub fn forbidden_points(board: &Board) -> Vec<(Point, Forbidden)> {
-    let mut checker = Checker {
-        board: board.clone(),
-        k: board.game().k(),
-        reads: None,
-    };
+    let mut checker = Checker::on(board, None);
     board
         .game()
         .points()
@@ -239,6 +226,15 @@ struct Checker {
 }
 
 impl Checker {
+    /// A checker on a copy of `board`, recording the points it reads into `reads` if given.
+    fn on(board: &Board, reads: Option<PointSet>) -> Checker {
+        Checker {
+            board: board.clone(),
+            k: board.game().k(),
+            reads,
+        }
+    }
+
     /// Record that the check of `p` reads `p`'s four lines within k of it.
     fn note(&mut self, p: Point) {
         let Some(reads) = &mut self.reads else { return };

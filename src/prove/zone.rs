@@ -63,14 +63,12 @@ fn add(b: &mut Board, a: Color, node: &ProofNode, z: &mut PointSet) {
             windows(b, a, k - p, &mut blocks);
             if renju::applies(b.game(), d) {
                 // The blocking points forbidden to black: P need not answer them.
-                let mut reads = PointSet::EMPTY;
                 for x in blocks.iter() {
                     let mut read = PointSet::EMPTY;
                     if renju::forbidden_reading(b, x, &mut read).is_some() {
-                        reads = reads.union(&read);
+                        *z = z.union(&read);
                     }
                 }
-                *z = z.union(&reads);
             }
             *z = z.union(&blocks);
             for defense in defenses {

@@ -125,11 +125,7 @@ impl<M: Model> Searcher<'_, M> {
     /// the sum over the four directions of the threats of x's connection (capped at 3).
     #[inline]
     fn threats_through(&self, x: Point) -> u8 {
-        Dir::ALL
-            .iter()
-            .map(|&d| self.m.threats_if_played(x, self.a, d))
-            .sum::<u8>()
-            .min(3)
+        thn_of_threats(Dir::ALL.map(|d| self.m.threats_if_played(x, self.a, d)))
     }
 
     /// The two-stone attacks whose first stone is `p` and second one of `seconds` (each
@@ -154,7 +150,7 @@ impl<M: Model> Searcher<'_, M> {
     ) -> bool {
         let a = self.a;
         // A has no live window at an A-node: thn(A) once p is played is read in place.
-        let alone = self.threats_now(p).iter().sum::<u8>().min(3);
+        let alone = thn_of_threats(self.threats_now(p));
         // If p alone leaves A no live window, every live window after the pair passes
         // through q, and windows of different directions share no empty point (they meet
         // only at q). So thn(A) after the pair is the sum over the four directions of the
@@ -198,7 +194,7 @@ impl<M: Model> Searcher<'_, M> {
                 if let Some(d) = shared {
                     t[d.index()] = self.m.threats_if_played_with(q, p, a, d);
                 }
-                t.iter().sum::<u8>().min(3)
+                thn_of_threats(t)
             } else {
                 self.m.thn_if_played(q, a)
             };
@@ -310,4 +306,12 @@ impl KnownAttacks {
         }
         self.lists.insert(key, attacks.into());
     }
+}
+
+/// `thn` from the threats of one point's connections in the four directions, when every live
+/// window passes through that point (windows of different directions share no empty point
+/// there): their sum, capped at 3 as `thn` is.
+#[inline]
+fn thn_of_threats(threats: [u8; 4]) -> u8 {
+    threats.iter().sum::<u8>().min(3)
 }
