@@ -112,7 +112,7 @@ fn compare(
             }
             match proof {
                 ThreatProof::Leaf { .. } => seen.leaf_wins += 1,
-                ThreatProof::Threat { .. } => seen.threat_proofs += 1,
+                ThreatProof::Threat { .. } | ThreatProof::Quiet { .. } => seen.threat_proofs += 1,
                 ThreatProof::Defence { .. } => seen.defender_roots += 1,
             }
         }
@@ -411,4 +411,174 @@ fn renju_threat_wins_are_proven_and_checked() {
         }
     }
     assert!(threats >= 10, "only {threats} proofs needed a threat");
+}
+
+/// What the quiet moves' comparison saw.
+#[derive(Default, Debug)]
+struct QuietSeen {
+    positions: usize,
+    proven_without: usize,
+    proven_with: usize,
+    quiet_proofs: usize,
+    full_width_proofs: usize,
+    zone_nodes: u64,
+    full_width_nodes: u64,
+}
+
+/// Does `proof` play a quiet move anywhere?
+fn has_quiet(proof: &ThreatProof) -> bool {
+    let json = serde_json::to_string(proof).unwrap();
+    json.contains("\"quiet\"")
+}
+
+/// A position of `game` (one stone a move) with `strong` to move: its `n` stones within two
+/// points of the centre, the other side's (`n`, or `n + 1` when black is the other side)
+/// anywhere, none of them a row; `None` otherwise.
+fn lopsided(game: Game, seed: u64, n: usize, strong: Color) -> Option<cpbim::Position> {
+    let mut x = seed.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1;
+    let mut next = |m: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % m as u64) as usize
+    };
+    let mut board = cpbim::Board::new(game);
+    let mut text = Vec::new();
+    for i in 0..2 * n + usize::from(strong == Color::White) {
+        let c = game.color_of_stone(i);
+        let free: Vec<cpbim::Point> = game
+            .points()
+            .filter(|&p| board.is_empty(p))
+            .filter(|&p| c != strong || p.distance(game.center()) <= 2)
+            .filter(|&p| {
+                !(c == Color::Black
+                    && cpbim::renju::applies(&game, c)
+                    && cpbim::renju::is_forbidden(&board, p))
+            })
+            .collect();
+        let p = free[next(free.len())];
+        board.set(p, Some(c));
+        if board.win_through(p, c).is_some() {
+            return None;
+        }
+        text.push(p.to_string());
+    }
+    cpbim::parse_position(&text.join(" "), game).ok()
+}
+
+#[test]
+fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
+    let never = AtomicBool::new(false);
+    // Full width on the small board; on Renju's, proofs within a node budget, each checked.
+    for (name, n, strong, threats, seeds, nodes) in
+        [("connect(9,9,5,1,1)", 3, Color::Black, 3, 0..60, None)]
+    {
+        let game: Game = name.parse().unwrap();
+        let rules = Rules::of(&game);
+        let without = Limits {
+            threats,
+            root_depth: 8,
+            leaf_depth: 8,
+            width: 12,
+            max_nodes: nodes,
+            ..Limits::default()
+        };
+        let with = Limits {
+            quiet: 6,
+            ..without.clone()
+        };
+        let full_width = Limits {
+            zone: false,
+            ..with.clone()
+        };
+        let mut seen = QuietSeen::default();
+        for seed in seeds {
+            let Some(pos) = lopsided(game, seed, n, strong) else {
+                continue;
+            };
+            seen.positions += 1;
+            let a = pos.to_move();
+            let plain = prove::<Raw>(&pos, a, &without, &never);
+            let zoned = prove::<Raw>(&pos, a, &with, &never);
+            let full = nodes
+                .is_none()
+                .then(|| prove::<Raw>(&pos, a, &full_width, &never));
+            let proven = |v: &Verdict| matches!(v, Verdict::Proven(_));
+            seen.zone_nodes += zoned.nodes;
+            seen.proven_without += usize::from(proven(&plain.verdict));
+            if let Some(full) = &full {
+                seen.full_width_nodes += full.nodes;
+                seen.full_width_proofs += usize::from(proven(&full.verdict));
+                assert!(
+                    !proven(&full.verdict) || proven(&zoned.verdict),
+                    "{name} {pos:?}: full width proves {a:?}'s win with quiet moves, the zone search does not"
+                );
+            }
+            assert!(
+                !proven(&plain.verdict)
+                    || proven(&zoned.verdict)
+                    || zoned.verdict == Verdict::Stopped,
+                "{name} {pos:?}: proven without quiet moves, not with them"
+            );
+            for answer in [Some(&zoned), full.as_ref()].into_iter().flatten() {
+                let Verdict::Proven(proof) = &answer.verdict else {
+                    continue;
+                };
+                let json = serde_json::to_value(proof).unwrap();
+                let board = Plain::from_position(rules, &pos);
+                match check_threat_proof(&board, colour(a), &json) {
+                    Ok(threats) => assert_eq!(threats, proof.threats(), "{name} {pos:?}"),
+                    Err(e) => {
+                        panic!("{name} {pos:?} ({a:?}): the proof does not hold: {e}\n{json}")
+                    }
+                }
+            }
+            if let Verdict::Proven(proof) = &zoned.verdict {
+                seen.proven_with += 1;
+                seen.quiet_proofs += usize::from(has_quiet(proof));
+            }
+        }
+        eprintln!("{name}: {seen:?}");
+        assert!(
+            seen.quiet_proofs >= 2 && seen.proven_with > seen.proven_without,
+            "{name}: quiet moves proved too little: {seen:?}"
+        );
+    }
+}
+
+/// Renju's quiet moves: black's forbidden points in their zones, as attacker and defender.
+#[test]
+fn renju_quiet_move_proofs_hold() {
+    let never = AtomicBool::new(false);
+    let game: Game = "renju".parse().unwrap();
+    let rules = Rules::of(&game);
+    for (stones, a, threats) in [
+        ("a1 h8 o1 h9 a15", Color::White, 5),
+        ("h8 a1 i10 o1 k9 a15", Color::Black, 4),
+    ] {
+        let pos = cpbim::parse_position(stones, game).unwrap();
+        let limits = Limits {
+            threats,
+            width: 12,
+            quiet: 6,
+            ..Limits::default()
+        };
+        let start = std::time::Instant::now();
+        let answer = prove::<Raw>(&pos, a, &limits, &never);
+        let Verdict::Proven(proof) = &answer.verdict else {
+            panic!("{stones}: {a:?}'s win not proven");
+        };
+        assert!(has_quiet(proof), "{stones}: no quiet move in the proof");
+        let json = serde_json::to_value(proof).unwrap();
+        let board = Plain::from_position(rules, &pos);
+        let proved = start.elapsed();
+        match check_threat_proof(&board, colour(a), &json) {
+            Ok(n) => assert_eq!(n, proof.threats()),
+            Err(e) => panic!("{stones} ({a:?}): the proof does not hold: {e}"),
+        }
+        eprintln!(
+            "{stones}: proven in {proved:?}, checked in {:?}",
+            start.elapsed() - proved
+        );
+    }
 }

@@ -50,6 +50,11 @@ pub struct ProveArgs {
     /// Threat moves tried at each attacker node, the most promising first.
     #[arg(long, default_value_t = 24, value_name = "N")]
     width: usize,
+    /// Quiet moves tried at each attacker node once its threats fail (0: none): moves after
+    /// which, were the defender to pass, the attacker would win by threats (a quiet move spends
+    /// one threat; the games of five only, depth-first search only).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    quiet: usize,
     /// Stop after this many nodes (result `stopped`).
     #[arg(long, value_name = "N")]
     nodes: Option<u64>,
@@ -139,12 +144,25 @@ fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
     if args.width == 0 || args.leaf_nodes == 0 {
         super::usage!("--width and --leaf-nodes are at least 1");
     }
+    if args.quiet > 0 && pos.game().p() != 1 {
+        super::usage!(
+            "--quiet {}: quiet moves are searched in the games of one stone a move only",
+            args.quiet
+        );
+    }
+    if args.quiet > 0 && args.search == SearchName::ProofNumber {
+        super::usage!(
+            "--quiet {}: quiet moves are searched depth-first only",
+            args.quiet
+        );
+    }
     Ok(Limits {
         threats: args.threats,
         root_depth: limits::depth("depth", args.depth, pos.game())?,
         leaf_depth: limits::depth("leaf-depth", args.leaf_depth, pos.game())?,
         leaf_nodes: args.leaf_nodes,
         width: args.width,
+        quiet: args.quiet,
         max_nodes: args.nodes,
         max_time: args.time.map(|t| limits::seconds("time", t)).transpose()?,
         zone: !args.full_width,
@@ -214,10 +232,14 @@ fn with_progress<T>(progress: &prove::lambda::Progress, work: impl FnOnce() -> T
 
 fn limits_text(l: &Limits) -> String {
     format!(
-        "threats ≤ {}, leaf depth {} plies, width {}{}",
+        "threats ≤ {}, leaf depth {} plies, width {}{}{}",
         l.threats,
         l.leaf_depth,
         l.width,
+        match l.quiet {
+            0 => String::new(),
+            n => format!(", {n} quiet moves"),
+        },
         if l.zone { "" } else { ", full width" }
     )
 }
@@ -232,6 +254,9 @@ fn text_of(a: Color, l: &Limits, answer: &Answer) -> String {
                 }
                 prove::ThreatProof::Threat { threat, .. } => {
                     format!("first threat {}", stones_text(threat))
+                }
+                prove::ThreatProof::Quiet { quiet, .. } => {
+                    format!("first a quiet move, {}", stones_text(quiet))
                 }
                 prove::ThreatProof::Defence { replies, .. } => format!(
                     "{} to move: every move answered, {} by a proof of its own",
@@ -296,6 +321,7 @@ fn json(pos: &Position, side: Color, l: &Limits, answer: &Answer) -> serde_json:
             "leaf_depth": l.leaf_depth,
             "leaf_nodes": l.leaf_nodes,
             "width": l.width,
+            "quiet": l.quiet,
             "nodes": l.max_nodes,
             "time": l.max_time.map(|t| t.as_secs_f64()),
             "zone": l.zone,

@@ -255,7 +255,7 @@ impl Dfpn {
                 } else {
                     // Whether each is a threat is asked when it is first chosen.
                     let stones = b.game().p();
-                    for threat in p.threat_moves(b) {
+                    for threat in p.threat_moves(b, p.limits.width) {
                         threat.iter().for_each(|&x| b.set(x, Some(p.a)));
                         let k = (stones_key(b), t, Kind::Defender);
                         threat.iter().for_each(|&x| b.set(x, None));

@@ -15,7 +15,7 @@ use crate::board::{Board, Position};
 use crate::geom::{Color, Point, PointSet, MAX_POINTS};
 use crate::model::Model;
 use crate::prove::tree::{Reply, ThreatProof};
-use crate::prove::zone::{count, for_each_window, zone};
+use crate::prove::zone::{count, for_each_window, threat_zone, zone};
 use crate::renju;
 use crate::search::proof::ProofNode;
 use crate::search::{Config, Solver};
@@ -38,6 +38,10 @@ pub struct Limits {
     pub leaf_nodes: u64,
     /// Threat moves tried at one attacker node, the most promising first.
     pub width: usize,
+    /// Quiet moves tried at one attacker node once its threat moves fail, the most promising
+    /// first (0: none): moves that win by threats, not by the leaf search, were the defender
+    /// to pass (λ-search's third order). Games of one stone a move, depth-first search only.
+    pub quiet: usize,
     /// Stop after this many attacker and defender nodes.
     pub max_nodes: Option<u64>,
     /// Stop after this long.
@@ -104,6 +108,7 @@ impl Default for Limits {
             leaf_depth: 24,
             leaf_nodes: 1_000_000,
             width: 24,
+            quiet: 0,
             max_nodes: None,
             max_time: None,
             zone: true,
@@ -192,9 +197,17 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
     } else if let Some(root_leaf) = root_leaf {
         let first = if pos.to_move() == a { 1 } else { 0 };
         // The threat budget grows from the smallest: a proof with fewer threats is cheaper
-        // to find, and df-pn keeps what it learnt at each budget in its table.
+        // to find, and df-pn keeps what it learnt at each budget in its table. Quiet moves, when
+        // asked for, come after threats alone have failed (λ-search's order before its depth),
+        // from the first budget where they can act.
+        let quiet = limits.quiet > 0 && pos.game().p() == 1 && limits.search == Search::DepthFirst;
+        let passes = [(false, first), (true, first + 1)];
         let mut dfpn = super::dfpn::Dfpn::new(a);
-        for t in first..=limits.threats {
+        let budgets = passes[..1 + quiet as usize]
+            .iter()
+            .flat_map(|&(q, from)| (from..=limits.threats).map(move |t| (q, t)));
+        for (quiet_phase, t) in budgets {
+            prover.quiet_phase = quiet_phase;
             prover.answer.threats = t;
             prover.publish();
             let defender = (pos.to_move() != a).then(|| (root_leaf.clone(), pos.stones_to_place()));
@@ -247,6 +260,8 @@ impl<'s, M: Model> Prover<'s, M> {
             deadline: limits.max_time.and_then(|t| start.checked_add(t)),
             stopped: false,
             table: Arc::default(),
+            inner: false,
+            quiet_phase: false,
             dfpn_positions: 0,
             killers: Vec::with_capacity(KILLERS + 1),
             published: (0, 0),
@@ -276,6 +291,7 @@ impl<'s, M: Model> Prover<'s, M> {
         w.killers = self.killers.clone();
         w.table = self.table.clone();
         w.answer.threats = self.answer.threats;
+        w.quiet_phase = self.quiet_phase;
         w
     }
 }
@@ -303,13 +319,22 @@ impl<M: Model> Prover<'_, M> {
     }
 }
 
-/// What the search knows of an attacker node.
+/// What the search knows of an attacker node, or of the defender's after a move of A.
 enum Known {
     /// Proven.
     Proven(ThreatProof),
     /// Not proven with this many threats or fewer.
     Failed(u32),
+    /// After a move of A: no leaf win were D to pass, so the move was no threat (a quiet
+    /// move may still win from here).
+    NoThreat,
 }
+
+/// Positions known: one table for the search by threats, one for the nodes below a quiet
+/// move's pass (where A has moved twice in a row, so that a board can stand there for the
+/// other side to move; only threats are searched there), one for the search with quiet moves
+/// (where "not proven" means more).
+type Tables = [FxHashMap<Board, Known>; 3];
 
 /// Refuting defender stones remembered for move ordering.
 const KILLERS: usize = 8;
@@ -328,7 +353,12 @@ pub(super) struct Prover<'s, M: Model> {
     /// What is known of attacker nodes and of positions after a threat, keyed by the whole
     /// board (whose stones say who is to move): a transposition can never be mistaken for
     /// another position. Shared by the threads of one search.
-    table: Arc<Mutex<FxHashMap<Board, Known>>>,
+    table: Arc<Mutex<Tables>>,
+    /// Searching a quiet move's pass proof: threats only, [`Tables`]' second table, no store.
+    pub(super) inner: bool,
+    /// The second pass of the search, with quiet moves (the first searches threats only, so
+    /// that a proof by threats is found at its cost).
+    pub(super) quiet_phase: bool,
     /// Positions in the proof-number search's table, when it runs (for [`Progress::known`]).
     pub(super) dfpn_positions: usize,
     /// Defender stones that refuted threats lately, the latest first.
@@ -369,9 +399,10 @@ impl<M: Model> Prover<'_, M> {
     /// within `t` threats: a proof (whatever its threats: a proof is a proof), `Some(None)`
     /// when not proven within `t` or more, `None` when unknown.
     pub(super) fn recall(&mut self, b: &Board, t: u32) -> Option<Option<ThreatProof>> {
-        let known = match lock(&self.table).get(b) {
+        let known = match lock(&self.table)[self.table_index()].get(b) {
             Some(Known::Proven(proof)) => Some(Some(proof.clone())),
             Some(Known::Failed(n)) if *n >= t => Some(None),
+            Some(Known::NoThreat) => Some(None),
             _ => None,
         };
         known.or_else(|| self.stored_within(b, t))
@@ -380,14 +411,28 @@ impl<M: Model> Prover<'_, M> {
     /// Remember what the search found of `b` within `t` threats, in the table and the store.
     pub(super) fn learn(&mut self, b: &Board, found: Option<&ThreatProof>, t: u32) {
         self.keep(b, found, t);
-        let mut table = lock(&self.table);
-        if table.len() >= TABLE_ENTRIES {
-            table.clear();
-        }
         let known = match found {
             Some(proof) => Known::Proven(proof.clone()),
             None => Known::Failed(t),
         };
+        self.remember(b, known);
+    }
+
+    /// The table of the search under way ([`Tables`]).
+    fn table_index(&self) -> usize {
+        match (self.inner, self.quiet_phase) {
+            (true, _) => 1,
+            (false, false) => 0,
+            (false, true) => 2,
+        }
+    }
+
+    fn remember(&self, b: &Board, known: Known) {
+        let mut tables = lock(&self.table);
+        let table = &mut tables[self.table_index()];
+        if table.len() >= TABLE_ENTRIES {
+            table.clear();
+        }
         table.insert(b.clone(), known);
     }
 
@@ -398,17 +443,79 @@ impl<M: Model> Prover<'_, M> {
         if t == 0 {
             return None;
         }
-        let threats = self.threat_moves(b);
+        let threats = self.threat_moves(b, self.limits.width);
         if root {
-            return self.root_threats(b, &threats, t);
+            if let Some(found) = self.root_threats(b, &threats, t) {
+                return Some(found);
+            }
+        } else {
+            for threat in &threats {
+                let found = self.threat(b, threat, t);
+                if found.is_some() || self.stopped {
+                    return found;
+                }
+            }
         }
-        for threat in &threats {
-            let found = self.threat(b, threat, t);
+        if self.inner || !self.quiet_phase || t < 2 {
+            return None;
+        }
+        for quiet in self.threat_moves(b, self.limits.quiet) {
+            let found = self.quiet(b, &quiet, t);
             if found.is_some() || self.stopped {
                 return found;
             }
         }
         None
+    }
+
+    /// A's `quiet` move on `b`: a threat-space win with `t − 1` threats were D to pass, and
+    /// every defence inside that win's zone answered with `t − 1` threats; or `None`.
+    fn quiet(&mut self, b: &mut Board, quiet: &[Point], t: u32) -> Option<ThreatProof> {
+        quiet.iter().for_each(|&x| b.set(x, Some(self.a)));
+        let found = self.after_quiet(b, t);
+        quiet.iter().for_each(|&x| b.set(x, None));
+        let (pass, replies) = found?;
+        Some(ThreatProof::Quiet {
+            quiet: quiet.to_vec(),
+            pass: Box::new(pass),
+            replies,
+        })
+    }
+
+    /// After a quiet move of A (on `b`): A's threat-space win were D to pass, and the answers
+    /// to D's moves inside its zone; `None` when either fails (or the move was a threat:
+    /// [`Prover::threat`] has tried it).
+    fn after_quiet(&mut self, b: &mut Board, t: u32) -> Option<(ThreatProof, Vec<Reply>)> {
+        // Known not to win within `t`, or a threat (proven or not as one)?
+        let (known, no_threat) = match lock(&self.table)[2].get(b) {
+            Some(Known::Failed(n)) => (*n >= t, false),
+            Some(Known::Proven(_)) => (true, false),
+            Some(Known::NoThreat) => (false, true),
+            None => (false, false),
+        };
+        if known || (!no_threat && self.leaf(b).is_some()) {
+            return None;
+        }
+        if let Some(None) = self.stored_within(b, t) {
+            return None;
+        }
+        self.inner = true;
+        let pass = self.attacker(b, t - 1);
+        self.inner = false;
+        let answered = match pass {
+            Some(pass) => {
+                let zone = match self.limits.zone {
+                    true => threat_zone(b, self.a, &pass),
+                    false => empty_points(b),
+                };
+                self.moves_of(b, zone, 1, t).map(|replies| (pass, replies))
+            }
+            None => None,
+        };
+        if answered.is_none() && !self.stopped {
+            self.learn(b, None, t);
+        }
+        answered
     }
 
     /// A's `threat` on `b`, with every defence inside its pass win's zone answered with
@@ -445,8 +552,11 @@ impl<M: Model> Prover<'_, M> {
             None => {}
         }
         let Some(pass) = self.leaf(b) else {
-            // No threat, whatever the budget.
-            self.learn(b, None, u32::MAX);
+            // No threat, whatever the budget (a quiet move may still be one).
+            match self.quiet_phase {
+                false => self.learn(b, None, u32::MAX),
+                true => self.remember(b, Known::NoThreat),
+            }
             return None;
         };
         let replies = self.defences(b, &pass, t);
@@ -637,7 +747,7 @@ impl<M: Model> Prover<'_, M> {
 
     /// A's threat moves on `b` worth trying, the most promising first, at most `width`: moves
     /// of p legal stones near A's and D's windows that leave D no window to complete.
-    pub(super) fn threat_moves(&self, b: &Board) -> Vec<Vec<Point>> {
+    pub(super) fn threat_moves(&self, b: &Board, width: usize) -> Vec<Vec<Point>> {
         let game = *b.game();
         let p = game.p();
         let mut score = vec![0u64; MAX_POINTS];
@@ -670,7 +780,7 @@ impl<M: Model> Prover<'_, M> {
                 .map(|&x| (score[x.index()], vec![x]))
                 .collect()
         } else {
-            let top = &points[..points.len().min(self.limits.width.max(12))];
+            let top = &points[..points.len().min(width.max(12))];
             let mut pairs = Vec::new();
             for (i, &x) in top.iter().enumerate() {
                 for &y in &top[i + 1..] {
@@ -681,7 +791,7 @@ impl<M: Model> Prover<'_, M> {
             pairs
         };
         moves.retain(|(_, m)| blocks_all(m));
-        moves.truncate(self.limits.width);
+        moves.truncate(width);
         moves.into_iter().map(|(_, m)| m).collect()
     }
 
@@ -737,7 +847,8 @@ impl<M: Model> Prover<'_, M> {
                 .fetch_add(leaves - self.published.1, Ordering::Relaxed);
             self.published = (nodes, leaves);
             p.threats.store(self.answer.threats, Ordering::Relaxed);
-            let known = lock(&self.table).len() + self.dfpn_positions;
+            let known =
+                lock(&self.table).iter().map(|t| t.len()).sum::<usize>() + self.dfpn_positions;
             p.known.store(known as u64, Ordering::Relaxed);
             if let Some(store) = &self.limits.store {
                 let store = lock(store);

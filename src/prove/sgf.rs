@@ -37,6 +37,9 @@ pub fn proof_sgf(pos: &Position, a: Color, proof: &ThreatProof) -> String {
     w.out
 }
 
+/// The comment on a pass win's variation.
+const OUTSIDE: &str = "any other move (outside the relevance zone of the win below), or a pass";
+
 struct Writer {
     out: String,
     a: Color,
@@ -78,6 +81,20 @@ impl Writer {
                 self.comment("threat");
                 self.replies(replies, Some(pass), &[]);
             }
+            ThreatProof::Quiet {
+                quiet,
+                pass,
+                replies,
+            } => {
+                self.play(self.a, quiet);
+                self.comment("quiet move");
+                self.replies(replies, None, &[]);
+                self.variation(|w| {
+                    w.play(w.a.opponent(), &[]);
+                    w.comment(OUTSIDE);
+                    w.threat_proof(pass);
+                });
+            }
             ThreatProof::Defence { pass, replies } => self.replies(replies, pass.as_ref(), &[]),
         }
     }
@@ -103,7 +120,7 @@ impl Writer {
             self.variation(|w| {
                 w.play(d, first);
                 w.comment(if first.is_empty() {
-                    "any other move (outside the relevance zone of the win below), or a pass"
+                    OUTSIDE
                 } else {
                     "with any other second stone (outside the relevance zone of the win below)"
                 });

@@ -38,7 +38,7 @@ const FAILED: TableDefinition<&[u8], u64> = TableDefinition::new("failed");
 
 /// The format of the keys; a change of the search that changes what "not proven within
 /// these limits" means changes it too (proofs stay valid whatever the version).
-const FORMAT: u8 = 1;
+const FORMAT: u8 = 2;
 
 /// Pending writes are committed at least this often.
 pub const FLUSH_EVERY: Duration = Duration::from_secs(5);
@@ -62,6 +62,8 @@ pub struct Fingerprint {
     pub width: usize,
     /// Replies restricted to zones.
     pub zone: bool,
+    /// Quiet moves per attacker node.
+    pub quiet: usize,
 }
 
 impl Fingerprint {
@@ -71,6 +73,7 @@ impl Fingerprint {
         v.extend(self.leaf_nodes.to_be_bytes());
         v.extend((self.width as u32).to_be_bytes());
         v.push(self.zone as u8);
+        v.extend((self.quiet as u32).to_be_bytes());
         v
     }
 }
@@ -273,6 +276,10 @@ impl<M: Model> Prover<'_, M> {
     /// threats: a proof is a proof), or `Some(None)` when it was not proven within `t` or more
     /// under these limits; `None` when the store does not know (or there is none).
     pub(super) fn stored_within(&mut self, b: &Board, t: u32) -> Option<Option<ThreatProof>> {
+        if self.inner {
+            // Below a quiet move's pass: positions the store's keys cannot tell apart.
+            return None;
+        }
         let store = self.limits.store.clone()?;
         let start = Instant::now();
         let store = lock(&store);
@@ -300,7 +307,7 @@ impl<M: Model> Prover<'_, M> {
     /// Tell the store what the search found of A to move on `b` within `t` threats.
     pub(super) fn keep(&mut self, b: &Board, found: Option<&ThreatProof>, t: u32) {
         let fingerprint = self.fingerprint();
-        if let Some(store) = &self.limits.store {
+        if let (Some(store), false) = (&self.limits.store, self.inner) {
             let start = Instant::now();
             let mut store = lock(store);
             match found {
@@ -346,6 +353,11 @@ impl<M: Model> Prover<'_, M> {
             leaf_nodes: self.limits.leaf_nodes,
             width: self.limits.width,
             zone: self.limits.zone,
+            quiet: if self.quiet_phase {
+                self.limits.quiet
+            } else {
+                0
+            },
         }
     }
 }

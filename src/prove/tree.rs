@@ -4,6 +4,7 @@
 //! ```text
 //! PROOF := {"leaf": NODE}                                      the leaf search's proof (NODE of docs/json.md)
 //!        | {"threat": [..], "pass": NODE, "replies": [REPLY, ...]}
+//!        | {"quiet": [..], "pass": PROOF, "replies": [REPLY, ...]}   (one stone a move)
 //!        | {"pass": NODE | null, "replies": [REPLY, ...]}         the defender to move (a root)
 //! REPLY := {"stones": [..], "next": PROOF}                     a defender move and the proof after it
 //!        | {"stone": "K10", "pass": NODE, "replies": [REPLY, ...]}   (two stones a move) a first stone
@@ -15,6 +16,10 @@
 //! search lists every reply inside it. In the games of two stones a move a `stone` entry does
 //! the same for the moves whose first stone is `stone`: its `pass` is the win after that one
 //! stone, its `replies` the second stones inside that proof's zone.
+//!
+//! A `quiet` move threatens more slowly: were the defender to pass, the attacker would win by a
+//! threat-space proof (`pass`, whose own threats answer with leaf wins), and the replies are
+//! the defences inside that whole proof's zone (`zone::threat_zone`).
 
 use crate::geom::Point;
 use crate::search::proof::ProofNode;
@@ -34,6 +39,16 @@ pub enum ThreatProof {
         threat: Vec<Point>,
         /// The leaf win after the threat if the defender passed.
         pass: ProofNode,
+        /// The defences `pass` does not answer, each answered.
+        replies: Vec<Reply>,
+    },
+    /// A quiet move (one that wins by threats, not by the leaf search, were the defender to
+    /// pass), and the answer to every defence.
+    Quiet {
+        /// The attacker's stones.
+        quiet: Vec<Point>,
+        /// The threat-space win after the move if the defender passed.
+        pass: Box<ThreatProof>,
         /// The defences `pass` does not answer, each answered.
         replies: Vec<Reply>,
     },
@@ -86,6 +101,15 @@ impl ThreatProof {
                 pass: pass.map_points(f),
                 replies: replies.iter().map(|r| r.map_points(f)).collect(),
             },
+            ThreatProof::Quiet {
+                quiet,
+                pass,
+                replies,
+            } => ThreatProof::Quiet {
+                quiet: quiet.iter().map(|&x| f(x)).collect(),
+                pass: Box::new(pass.map_points(f)),
+                replies: replies.iter().map(|r| r.map_points(f)).collect(),
+            },
             ThreatProof::Defence { pass, replies } => ThreatProof::Defence {
                 pass: pass.as_ref().map(|p| p.map_points(f)),
                 replies: replies.iter().map(|r| r.map_points(f)).collect(),
@@ -93,10 +117,11 @@ impl ThreatProof {
         }
     }
 
-    /// The proof's first threat, when it starts with one.
+    /// The proof's first threat (or quiet move), when it starts with one.
     pub fn first_threat(&self) -> Option<&[Point]> {
         match self {
             ThreatProof::Threat { threat, .. } => Some(threat),
+            ThreatProof::Quiet { quiet, .. } => Some(quiet),
             _ => None,
         }
     }
@@ -113,12 +138,21 @@ impl ThreatProof {
         }
     }
 
-    /// The threat moves on the longest line of the proof (0 for a leaf).
+    /// The threat moves on the longest line of the proof (0 for a leaf); a quiet move counts
+    /// one, and its pass proof's line is a line too.
     pub fn threats(&self) -> u32 {
         match self {
             ThreatProof::Leaf { .. } => 0,
             ThreatProof::Threat { replies, .. } => {
                 1 + replies.iter().map(Reply::threats).max().unwrap_or(0)
+            }
+            ThreatProof::Quiet { pass, replies, .. } => {
+                1 + replies
+                    .iter()
+                    .map(Reply::threats)
+                    .chain([pass.threats()])
+                    .max()
+                    .unwrap_or(0)
             }
             ThreatProof::Defence { replies, .. } => {
                 replies.iter().map(Reply::threats).max().unwrap_or(0)
@@ -131,6 +165,9 @@ impl ThreatProof {
         match self {
             ThreatProof::Leaf { leaf } => leaf.size(),
             ThreatProof::Threat { pass, replies, .. } => {
+                1 + pass.size() + replies.iter().map(Reply::size).sum::<usize>()
+            }
+            ThreatProof::Quiet { pass, replies, .. } => {
                 1 + pass.size() + replies.iter().map(Reply::size).sum::<usize>()
             }
             ThreatProof::Defence { pass, replies } => {

@@ -26,30 +26,39 @@
 
 use crate::board::Board;
 use crate::geom::{Color, Point, PointSet};
+use crate::prove::tree::{Reply, ThreatProof};
 use crate::renju;
 use crate::search::proof::ProofNode;
 
 /// Z(`proof`) for attacker `a` on `board` (A to move), read from the stones alone (no model,
 /// no knowledge base).
 pub fn zone(board: &Board, a: Color, proof: &ProofNode) -> PointSet {
+    zone_against(board, a, proof, 1)
+}
+
+/// Z(`proof`) against `moves` defender moves outside it (each of at most p stones): item 3
+/// takes the windows holding k − (`moves` + 1)·p of D's stones at an attack node, k − `moves`·p
+/// at one that completes the row. [`zone`] is one move; a quiet move's zone (below) is two.
+pub fn zone_against(board: &Board, a: Color, proof: &ProofNode, moves: usize) -> PointSet {
     let mut z = PointSet::EMPTY;
-    add(&mut board.clone(), a, proof, &mut z);
+    add(&mut board.clone(), a, proof, moves, &mut z);
     z
 }
 
-/// Add the zone of the subtree `node` (A to move on `b`) to `z`; `b` is left as it was.
-fn add(b: &mut Board, a: Color, node: &ProofNode, z: &mut PointSet) {
+/// Add the zone of the subtree `node` (A to move on `b`) against `moves` outside moves to
+/// `z`; `b` is left as it was.
+fn add(b: &mut Board, a: Color, node: &ProofNode, moves: usize, z: &mut PointSet) {
     let (k, p) = (b.game().k(), b.game().p());
     let d = a.opponent();
     match node {
         ProofNode::Six { six } => {
             // Nothing is asked of D here but that it has not completed a row: only its
-            // windows that p stones complete matter.
-            windows(b, d, k - p, z);
+            // windows that the outside stones complete matter.
+            windows(b, d, k.saturating_sub(moves * p), z);
             six.iter().for_each(|&x| z.insert(x));
         }
         ProofNode::Attack { attack, defenses } => {
-            windows(b, d, k.saturating_sub(2 * p), z);
+            windows(b, d, k.saturating_sub((moves + 1) * p), z);
             for &x in attack {
                 if renju::applies(b.game(), a) {
                     renju::forbidden_reading(b, x, z);
@@ -73,12 +82,91 @@ fn add(b: &mut Board, a: Color, node: &ProofNode, z: &mut PointSet) {
             *z = z.union(&blocks);
             for defense in defenses {
                 defense.stones.iter().for_each(|&x| b.set(x, Some(d)));
-                add(b, a, &defense.next, z);
+                add(b, a, &defense.next, moves, z);
                 defense.stones.iter().for_each(|&x| b.set(x, None));
             }
             attack.iter().for_each(|&x| b.set(x, None));
         }
     }
+}
+
+/// The zone of a quiet move's pass proof `proof` (A to move on `board`; its threats answered
+/// with leaf wins inside their zones): a defender move M outside it, played before A's first
+/// move, leaves `proof` a proof. It is the union, over the nodes of `proof`, of
+///
+/// - every point it plays, for A and for D (and in Renju the points A's threat stones'
+///   forbidden checks read, when A is black);
+/// - at each leaf and each threat's pass win, that proof's zone against two outside moves
+///   ([`zone_against`]): a reply R the search left out at a threat lies outside the pass
+///   win's zone against one, and M and R together, each outside the zone against two, can
+///   neither make a live window of D nor complete its row;
+/// - in Renju, when D is black, the points read by the forbidden check of every point of a
+///   threat's zone that D could not play (an outside black stone could make one playable).
+///
+/// Anything else (a quiet move inside, a two-stone defence) gives every empty point: nothing
+/// is left out that the argument does not cover.
+pub fn threat_zone(board: &Board, a: Color, proof: &ThreatProof) -> PointSet {
+    let mut z = PointSet::EMPTY;
+    if add_threats(&mut board.clone(), a, proof, &mut z).is_none() {
+        return board
+            .game()
+            .points()
+            .filter(|&x| board.is_empty(x))
+            .collect();
+    }
+    z
+}
+
+/// Add the zone of `node` (A to move on `b`) to `z`; `None` when it is of a kind
+/// [`threat_zone`] does not cover. `b` is left as it was.
+fn add_threats(b: &mut Board, a: Color, node: &ThreatProof, z: &mut PointSet) -> Option<()> {
+    let d = a.opponent();
+    let (threat, pass, replies) = match node {
+        ThreatProof::Leaf { leaf } => {
+            add(b, a, leaf, 2, z);
+            return Some(());
+        }
+        ThreatProof::Threat {
+            threat,
+            pass,
+            replies,
+        } => (threat, pass, replies),
+        ThreatProof::Quiet { .. } | ThreatProof::Defence { .. } => return None,
+    };
+    for &x in threat {
+        if renju::applies(b.game(), a) {
+            renju::forbidden_reading(b, x, z);
+        }
+        z.insert(x);
+        b.set(x, Some(a));
+    }
+    add(b, a, pass, 2, z);
+    if renju::applies(b.game(), d) {
+        for x in zone(b, a, pass).iter().filter(|&x| b.is_empty(x)) {
+            let mut read = PointSet::EMPTY;
+            if renju::forbidden_reading(b, x, &mut read).is_some() {
+                *z = z.union(&read);
+            }
+        }
+    }
+    let mut done = Some(());
+    for reply in replies {
+        let Reply::Move { stones, next } = reply else {
+            done = None;
+            break;
+        };
+        stones.iter().for_each(|&x| {
+            z.insert(x);
+            b.set(x, Some(d));
+        });
+        done = add_threats(b, a, next, z);
+        stones.iter().for_each(|&x| b.set(x, None));
+        if done.is_none() {
+            break;
+        }
+    }
+    threat.iter().for_each(|&x| b.set(x, None));
+    done
 }
 
 /// Add to `z` the empty points of every window of `c` on `b` (k points in a line, none of the

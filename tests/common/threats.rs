@@ -3,7 +3,8 @@
 //! threat it plays every legal defence the board allows and finds each one answered: by its
 //! own listed proof, or by a pass proof that the checker re-checks on the board after that
 //! very defence. So it trusts no relevance-zone argument; it is exact and slow (every defence
-//! of every threat is tried), meant for small boards and short proofs.
+//! of every threat is tried), meant for small boards and short proofs. A quiet move's pass
+//! proof is itself a threat-space proof, checked whole after each defence it answers.
 
 use super::{check_proof_relaxed, point_on, Plain};
 use serde_json::Value;
@@ -22,23 +23,28 @@ pub fn check_threat_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, Str
             .map_err(|e| format!("leaf: {e}"));
     }
     let p = board.rules.p;
-    let Some(threat) = node.get("threat") else {
-        // The defender to move (a root): every move answered.
-        if node.get("replies").is_none() {
-            return Err("neither leaf, threat nor defence".into());
+    let (stones, pass) = match (node.get("threat"), node.get("quiet")) {
+        (Some(threat), _) => (threat, node.get("pass").map(Pass::Leaf)),
+        (None, Some(quiet)) => (quiet, node.get("pass").map(Pass::Threats)),
+        (None, None) => {
+            // The defender to move (a root): every move answered.
+            if node.get("replies").is_none() {
+                return Err("neither leaf, threat, quiet move nor defence".into());
+            }
+            let stones = if board.cells.iter().all(|&c| c == 0) {
+                board.rules.q
+            } else {
+                p
+            };
+            let pass = node.get("pass").filter(|v| !v.is_null()).map(Pass::Leaf);
+            if let Some(pass) = pass {
+                pass.check(board, a)
+                    .map_err(|e| format!("the pass proof: {e}"))?;
+            }
+            return every_defence(board, a, node, pass, stones);
         }
-        let stones = if board.cells.iter().all(|&c| c == 0) {
-            board.rules.q
-        } else {
-            p
-        };
-        let pass = node.get("pass").filter(|v| !v.is_null());
-        if let Some(pass) = pass {
-            check_proof_relaxed(board, a, pass).map_err(|e| format!("the pass proof: {e}"))?;
-        }
-        return every_defence(board, a, node, pass, stones);
     };
-    let threat = points(board, threat)?;
+    let threat = points(board, stones)?;
     let mut distinct = threat.clone();
     distinct.sort();
     distinct.dedup();
@@ -52,9 +58,30 @@ pub fn check_threat_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, Str
         }
         b.cells[x] = a;
     }
-    let pass = node.get("pass").ok_or("a threat without its pass proof")?;
-    check_proof_relaxed(&b, a, pass).map_err(|e| format!("the pass proof: {e}"))?;
-    Ok(1 + every_defence(&b, a, node, Some(pass), p)?)
+    let pass = pass.ok_or("a threat without its pass proof")?;
+    let pass_threats = pass
+        .check(&b, a)
+        .map_err(|e| format!("the pass proof: {e}"))?;
+    Ok(1 + every_defence(&b, a, node, Some(pass), p)?.max(pass_threats))
+}
+
+/// A win of the attacker were the defender to pass: a leaf proof, or (after a quiet move) a
+/// threat-space proof, checked whole.
+#[derive(Clone, Copy)]
+enum Pass<'v> {
+    Leaf(&'v Value),
+    Threats(&'v Value),
+}
+
+impl Pass<'_> {
+    /// Does it hold for `a`, to move on `b`? The threats on its longest line if so (0 for a
+    /// leaf proof).
+    fn check(self, b: &Plain, a: u8) -> Result<u32, String> {
+        match self {
+            Pass::Leaf(v) => check_proof_relaxed(b, a, v).map(|_| 0),
+            Pass::Threats(v) => check_threat_proof(b, a, v),
+        }
+    }
 }
 
 /// The defender to move on `b`, placing `stones`: every legal move of theirs is answered by
@@ -64,7 +91,7 @@ fn every_defence(
     b: &Plain,
     a: u8,
     node: &Value,
-    pass: Option<&Value>,
+    pass: Option<Pass<'_>>,
     stones: usize,
 ) -> Result<u32, String> {
     let d = 3 - a;
@@ -134,7 +161,7 @@ impl<'v> Answers<'v> {
         c: &Plain,
         a: u8,
         defence: &[usize],
-        pass: Option<&Value>,
+        pass: Option<Pass<'_>>,
     ) -> Result<u32, String> {
         if let Some(next) = self.moves.get(defence) {
             return check_threat_proof(c, a, next);
@@ -152,8 +179,8 @@ impl<'v> Answers<'v> {
                 Err(e) => why.push(format!("the pass proof after {}: {e}", c.name(*s))),
             }
         }
-        match pass.map(|pass| check_proof_relaxed(c, a, pass)) {
-            Some(Ok(_)) => Ok(0),
+        match pass.map(|pass| pass.check(c, a)) {
+            Some(Ok(n)) => Ok(n),
             Some(Err(e)) => {
                 why.push(format!("not listed, and the pass proof fails: {e}"));
                 Err(why.join("; "))
