@@ -420,6 +420,8 @@ struct QuietSeen {
     proven_without: usize,
     proven_with: usize,
     quiet_proofs: usize,
+    nested_proofs: usize,
+    nested_quiet: usize,
     full_width_proofs: usize,
     zone_nodes: u64,
     full_width_nodes: u64,
@@ -429,6 +431,21 @@ struct QuietSeen {
 fn has_quiet(proof: &ThreatProof) -> bool {
     let json = serde_json::to_string(proof).unwrap();
     json.contains("\"quiet\"")
+}
+
+/// Does `proof` play a quiet move inside a quiet move's pass proof?
+fn has_nested_quiet(proof: &ThreatProof) -> bool {
+    use cpbim::prove::Reply;
+    fn reply(r: &Reply) -> bool {
+        matches!(r, Reply::Move { next, .. } if has_nested_quiet(next))
+    }
+    match proof {
+        ThreatProof::Quiet { pass, replies, .. } => has_quiet(pass) || replies.iter().any(reply),
+        ThreatProof::Threat { replies, .. } | ThreatProof::Defence { replies, .. } => {
+            replies.iter().any(reply)
+        }
+        ThreatProof::Leaf { .. } => false,
+    }
 }
 
 /// A position of `game` (one stone a move) with `strong` to move: its `n` stones within two
@@ -491,6 +508,10 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
             zone: false,
             ..with.clone()
         };
+        let nested = Limits {
+            quiet_depth: 2,
+            ..with.clone()
+        };
         let mut seen = QuietSeen::default();
         for seed in seeds {
             let Some(pos) = lopsided(game, seed, n, strong) else {
@@ -500,6 +521,7 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
             let a = pos.to_move();
             let plain = prove::<Raw>(&pos, a, &without, &never);
             let zoned = prove::<Raw>(&pos, a, &with, &never);
+            let deeper = prove::<Raw>(&pos, a, &nested, &never);
             let full = nodes
                 .is_none()
                 .then(|| prove::<Raw>(&pos, a, &full_width, &never));
@@ -520,7 +542,20 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
                     || zoned.verdict == Verdict::Stopped,
                 "{name} {pos:?}: proven without quiet moves, not with them"
             );
-            for answer in [Some(&zoned), full.as_ref()].into_iter().flatten() {
+            assert!(
+                !proven(&zoned.verdict)
+                    || proven(&deeper.verdict)
+                    || deeper.verdict == Verdict::Stopped,
+                "{name} {pos:?}: proven with quiet moves, not with nested ones"
+            );
+            if let Verdict::Proven(proof) = &deeper.verdict {
+                seen.nested_proofs += 1;
+                seen.nested_quiet += usize::from(has_nested_quiet(proof));
+            }
+            for answer in [Some(&zoned), Some(&deeper), full.as_ref()]
+                .into_iter()
+                .flatten()
+            {
                 let Verdict::Proven(proof) = &answer.verdict else {
                     continue;
                 };

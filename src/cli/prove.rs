@@ -23,6 +23,9 @@ enum SearchName {
 /// The most threats on a line `--threats` allows.
 const MAX_THREATS: u32 = 12;
 
+/// The deepest nesting of quiet moves `--quiet-depth` allows.
+const MAX_QUIET_DEPTH: usize = 4;
+
 #[derive(Args)]
 pub struct ProveArgs {
     #[command(flatten)]
@@ -55,6 +58,10 @@ pub struct ProveArgs {
     /// one threat; the games of five only, depth-first search only).
     #[arg(long, default_value_t = 0, value_name = "N")]
     quiet: usize,
+    /// How deep quiet moves nest: 1, a quiet move's pass win uses threats only; 2, it may use
+    /// quiet moves of its own (whose pass wins use threats only); and so on.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    quiet_depth: usize,
     /// Stop after this many nodes (result `stopped`).
     #[arg(long, value_name = "N")]
     nodes: Option<u64>,
@@ -144,6 +151,12 @@ fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
     if args.width == 0 || args.leaf_nodes == 0 {
         super::usage!("--width and --leaf-nodes are at least 1");
     }
+    if args.quiet_depth == 0 || args.quiet_depth > MAX_QUIET_DEPTH {
+        super::usage!(
+            "--quiet-depth {}: from 1 to {MAX_QUIET_DEPTH}",
+            args.quiet_depth
+        );
+    }
     if args.quiet > 0 && pos.game().p() != 1 {
         super::usage!(
             "--quiet {}: quiet moves are searched in the games of one stone a move only",
@@ -163,6 +176,7 @@ fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
         leaf_nodes: args.leaf_nodes,
         width: args.width,
         quiet: args.quiet,
+        quiet_depth: args.quiet_depth,
         max_nodes: args.nodes,
         max_time: args.time.map(|t| limits::seconds("time", t)).transpose()?,
         zone: !args.full_width,
@@ -236,9 +250,10 @@ fn limits_text(l: &Limits) -> String {
         l.threats,
         l.leaf_depth,
         l.width,
-        match l.quiet {
-            0 => String::new(),
-            n => format!(", {n} quiet moves"),
+        match (l.quiet, l.quiet_depth) {
+            (0, _) => String::new(),
+            (n, 1) => format!(", {n} quiet moves"),
+            (n, d) => format!(", {n} quiet moves nested {d} deep"),
         },
         if l.zone { "" } else { ", full width" }
     )
@@ -322,6 +337,7 @@ fn json(pos: &Position, side: Color, l: &Limits, answer: &Answer) -> serde_json:
             "leaf_nodes": l.leaf_nodes,
             "width": l.width,
             "quiet": l.quiet,
+            "quiet_depth": l.quiet_depth,
             "nodes": l.max_nodes,
             "time": l.max_time.map(|t| t.as_secs_f64()),
             "zone": l.zone,

@@ -42,6 +42,9 @@ pub struct Limits {
     /// first (0: none): moves that win by threats, not by the leaf search, were the defender
     /// to pass (λ-search's third order). Games of one stone a move, depth-first search only.
     pub quiet: usize,
+    /// How deep quiet moves nest: 1, quiet moves whose pass proofs use threats only; 2, pass
+    /// proofs with quiet moves of their own (whose pass proofs use threats only); and so on.
+    pub quiet_depth: usize,
     /// Stop after this many attacker and defender nodes.
     pub max_nodes: Option<u64>,
     /// Stop after this long.
@@ -109,6 +112,7 @@ impl Default for Limits {
             leaf_nodes: 1_000_000,
             width: 24,
             quiet: 0,
+            quiet_depth: 1,
             max_nodes: None,
             max_time: None,
             zone: true,
@@ -259,8 +263,12 @@ impl<'s, M: Model> Prover<'s, M> {
             stop,
             deadline: limits.max_time.and_then(|t| start.checked_add(t)),
             stopped: false,
-            table: Arc::default(),
-            inner: false,
+            table: Arc::new(Mutex::new(
+                (0..limits.quiet_depth + 2)
+                    .map(|_| FxHashMap::default())
+                    .collect(),
+            )),
+            level: 0,
             quiet_phase: false,
             dfpn_positions: 0,
             killers: Vec::with_capacity(KILLERS + 1),
@@ -330,11 +338,11 @@ enum Known {
     NoThreat,
 }
 
-/// Positions known: one table for the search by threats, one for the nodes below a quiet
-/// move's pass (where A has moved twice in a row, so that a board can stand there for the
-/// other side to move; only threats are searched there), one for the search with quiet moves
-/// (where "not proven" means more).
-type Tables = [FxHashMap<Board, Known>; 3];
+/// Positions known: one table for the search by threats, one for the search with quiet moves
+/// (where "not proven" means more), and one for each level below a quiet move's pass (where A
+/// has moved once more than D per level, so that a board can look like one of another level
+/// with the other side to move, and fewer kinds of move are searched).
+type Tables = Vec<FxHashMap<Board, Known>>;
 
 /// Refuting defender stones remembered for move ordering.
 const KILLERS: usize = 8;
@@ -354,8 +362,8 @@ pub(super) struct Prover<'s, M: Model> {
     /// board (whose stones say who is to move): a transposition can never be mistaken for
     /// another position. Shared by the threads of one search.
     table: Arc<Mutex<Tables>>,
-    /// Searching a quiet move's pass proof: threats only, [`Tables`]' second table, no store.
-    pub(super) inner: bool,
+    /// Quiet moves' pass proofs the search is inside (each its own table; no store below 0).
+    pub(super) level: usize,
     /// The second pass of the search, with quiet moves (the first searches threats only, so
     /// that a proof by threats is found at its cost).
     pub(super) quiet_phase: bool,
@@ -420,10 +428,9 @@ impl<M: Model> Prover<'_, M> {
 
     /// The table of the search under way ([`Tables`]).
     fn table_index(&self) -> usize {
-        match (self.inner, self.quiet_phase) {
-            (true, _) => 1,
-            (false, false) => 0,
-            (false, true) => 2,
+        match self.quiet_phase {
+            false => 0,
+            true => 1 + self.level,
         }
     }
 
@@ -456,7 +463,7 @@ impl<M: Model> Prover<'_, M> {
                 }
             }
         }
-        if self.inner || !self.quiet_phase || t < 2 {
+        if !self.quiet_phase || self.level >= self.limits.quiet_depth || t < 2 {
             return None;
         }
         for quiet in self.threat_moves(b, self.limits.quiet) {
@@ -487,7 +494,7 @@ impl<M: Model> Prover<'_, M> {
     /// [`Prover::threat`] has tried it).
     fn after_quiet(&mut self, b: &mut Board, t: u32) -> Option<(ThreatProof, Vec<Reply>)> {
         // Known not to win within `t`, or a threat (proven or not as one)?
-        let (known, no_threat) = match lock(&self.table)[2].get(b) {
+        let (known, no_threat) = match lock(&self.table)[self.table_index()].get(b) {
             Some(Known::Failed(n)) => (*n >= t, false),
             Some(Known::Proven(_)) => (true, false),
             Some(Known::NoThreat) => (false, true),
@@ -499,9 +506,9 @@ impl<M: Model> Prover<'_, M> {
         if let Some(None) = self.stored_within(b, t) {
             return None;
         }
-        self.inner = true;
+        self.level += 1;
         let pass = self.attacker(b, t - 1);
-        self.inner = false;
+        self.level -= 1;
         let answered = match pass {
             Some(pass) => {
                 let zone = match self.limits.zone {

@@ -62,8 +62,10 @@ pub struct Fingerprint {
     pub width: usize,
     /// Replies restricted to zones.
     pub zone: bool,
-    /// Quiet moves per attacker node.
+    /// Quiet moves per attacker node, and how deep they nest.
     pub quiet: usize,
+    /// See [`Fingerprint::quiet`].
+    pub quiet_depth: usize,
 }
 
 impl Fingerprint {
@@ -74,6 +76,7 @@ impl Fingerprint {
         v.extend((self.width as u32).to_be_bytes());
         v.push(self.zone as u8);
         v.extend((self.quiet as u32).to_be_bytes());
+        v.extend((self.quiet_depth as u32).to_be_bytes());
         v
     }
 }
@@ -276,7 +279,7 @@ impl<M: Model> Prover<'_, M> {
     /// threats: a proof is a proof), or `Some(None)` when it was not proven within `t` or more
     /// under these limits; `None` when the store does not know (or there is none).
     pub(super) fn stored_within(&mut self, b: &Board, t: u32) -> Option<Option<ThreatProof>> {
-        if self.inner {
+        if self.level > 0 {
             // Below a quiet move's pass: positions the store's keys cannot tell apart.
             return None;
         }
@@ -307,7 +310,7 @@ impl<M: Model> Prover<'_, M> {
     /// Tell the store what the search found of A to move on `b` within `t` threats.
     pub(super) fn keep(&mut self, b: &Board, found: Option<&ThreatProof>, t: u32) {
         let fingerprint = self.fingerprint();
-        if let (Some(store), false) = (&self.limits.store, self.inner) {
+        if let (Some(store), false) = (&self.limits.store, self.level > 0) {
             let start = Instant::now();
             let mut store = lock(store);
             match found {
@@ -355,6 +358,11 @@ impl<M: Model> Prover<'_, M> {
             zone: self.limits.zone,
             quiet: if self.quiet_phase {
                 self.limits.quiet
+            } else {
+                0
+            },
+            quiet_depth: if self.quiet_phase {
+                self.limits.quiet_depth
             } else {
                 0
             },

@@ -90,24 +90,28 @@ fn add(b: &mut Board, a: Color, node: &ProofNode, moves: usize, z: &mut PointSet
     }
 }
 
-/// The zone of a quiet move's pass proof `proof` (A to move on `board`; its threats answered
-/// with leaf wins inside their zones): a defender move M outside it, played before A's first
-/// move, leaves `proof` a proof. It is the union, over the nodes of `proof`, of
+/// The zone of a quiet move's pass proof `proof` (A to move on `board`): a defender move M
+/// outside it, played before A's first move, leaves `proof` a proof (`docs/search.md`, "The
+/// zone of a quiet move"). It is the union, over the nodes of `proof`, of
 ///
-/// - every point it plays, for A and for D (and in Renju the points A's threat stones'
-///   forbidden checks read, when A is black);
-/// - at each leaf and each threat's pass win, that proof's zone against two outside moves
-///   ([`zone_against`]): a reply R the search left out at a threat lies outside the pass
-///   win's zone against one, and M and R together, each outside the zone against two, can
+/// - every point it plays, for A and for D (and in Renju the points A's threat and quiet
+///   stones' forbidden checks read, when A is black);
+/// - at each leaf and each threat's pass win, that proof's zone against one move more than
+///   the outside moves the node must withstand ([`zone_against`]): M, and every reply a quiet
+///   move above it left out; a reply R the search left out at a threat lies outside the pass
+///   win's zone against one move, and M and R together, each outside their zones, can
 ///   neither make a live window of D nor complete its row;
+/// - at each quiet move inside, the zone of its own pass proof, against one more move (the
+///   replies that quiet move left out);
 /// - in Renju, when D is black, the points read by the forbidden check of every point of a
-///   threat's zone that D could not play (an outside black stone could make one playable).
+///   threat's or quiet move's zone that D could not play (an outside black stone could make
+///   one playable).
 ///
-/// Anything else (a quiet move inside, a two-stone defence) gives every empty point: nothing
+/// A node the argument does not cover (a two-stone defence) gives every empty point: nothing
 /// is left out that the argument does not cover.
 pub fn threat_zone(board: &Board, a: Color, proof: &ThreatProof) -> PointSet {
     let mut z = PointSet::EMPTY;
-    if add_threats(&mut board.clone(), a, proof, &mut z).is_none() {
+    if add_threats(&mut board.clone(), a, proof, 1, &mut z).is_none() {
         return board
             .game()
             .points()
@@ -117,40 +121,65 @@ pub fn threat_zone(board: &Board, a: Color, proof: &ThreatProof) -> PointSet {
     z
 }
 
-/// Add the zone of `node` (A to move on `b`) to `z`; `None` when it is of a kind
-/// [`threat_zone`] does not cover. `b` is left as it was.
-fn add_threats(b: &mut Board, a: Color, node: &ThreatProof, z: &mut PointSet) -> Option<()> {
+/// Add the zone of `node` (A to move on `b`) against `moves` outside moves to `z`; `None`
+/// when it is of a kind [`threat_zone`] does not cover. `b` is left as it was.
+fn add_threats(
+    b: &mut Board,
+    a: Color,
+    node: &ThreatProof,
+    moves: usize,
+    z: &mut PointSet,
+) -> Option<()> {
     let d = a.opponent();
-    let (threat, pass, replies) = match node {
+    let (stones, replies) = match node {
         ThreatProof::Leaf { leaf } => {
-            add(b, a, leaf, 2, z);
+            add(b, a, leaf, moves + 1, z);
             return Some(());
         }
         ThreatProof::Threat {
-            threat,
-            pass,
-            replies,
-        } => (threat, pass, replies),
-        ThreatProof::Quiet { .. } | ThreatProof::Defence { .. } => return None,
+            threat, replies, ..
+        } => (threat, replies),
+        ThreatProof::Quiet { quiet, replies, .. } => (quiet, replies),
+        ThreatProof::Defence { .. } => return None,
     };
-    for &x in threat {
+    for &x in stones {
         if renju::applies(b.game(), a) {
             renju::forbidden_reading(b, x, z);
         }
         z.insert(x);
         b.set(x, Some(a));
     }
-    add(b, a, pass, 2, z);
+    // The node's own zone (the replies it answers) and the zone of its pass win against one
+    // more outside move.
+    let (own, done) = match node {
+        ThreatProof::Threat { pass, .. } => {
+            add(b, a, pass, moves + 1, z);
+            (zone(b, a, pass), Some(()))
+        }
+        ThreatProof::Quiet { pass, .. } => {
+            let mut inner = PointSet::EMPTY;
+            let done = add_threats(b, a, pass, moves + 1, z);
+            let own = match add_threats(b, a, pass, 1, &mut inner) {
+                Some(()) => inner,
+                None => PointSet::EMPTY,
+            };
+            (own, done)
+        }
+        _ => unreachable!("a threat or a quiet move"),
+    };
     if renju::applies(b.game(), d) {
-        for x in zone(b, a, pass).iter().filter(|&x| b.is_empty(x)) {
+        for x in own.iter().filter(|&x| b.is_empty(x)) {
             let mut read = PointSet::EMPTY;
             if renju::forbidden_reading(b, x, &mut read).is_some() {
                 *z = z.union(&read);
             }
         }
     }
-    let mut done = Some(());
+    let mut done = done;
     for reply in replies {
+        if done.is_none() {
+            break;
+        }
         let Reply::Move { stones, next } = reply else {
             done = None;
             break;
@@ -159,13 +188,10 @@ fn add_threats(b: &mut Board, a: Color, node: &ThreatProof, z: &mut PointSet) ->
             z.insert(x);
             b.set(x, Some(d));
         });
-        done = add_threats(b, a, next, z);
+        done = add_threats(b, a, next, moves, z);
         stones.iter().for_each(|&x| b.set(x, None));
-        if done.is_none() {
-            break;
-        }
     }
-    threat.iter().for_each(|&x| b.set(x, None));
+    stones.iter().for_each(|&x| b.set(x, None));
     done
 }
 
