@@ -202,14 +202,19 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
         let first = if pos.to_move() == a { 1 } else { 0 };
         // The threat budget grows from the smallest: a proof with fewer threats is cheaper
         // to find, and df-pn keeps what it learnt at each budget in its table. Quiet moves, when
-        // asked for, come after threats alone have failed (λ-search's order before its depth),
-        // from the first budget where they can act.
+        // asked for, join from the first budget where they can act (a second pass with a
+        // table of its own: "not proven" means more there); threats are still tried first
+        // at every node.
         let quiet = limits.quiet > 0 && pos.game().p() == 1 && limits.search == Search::DepthFirst;
-        let passes = [(false, first), (true, first + 1)];
+        let last_threats_only = if quiet { first } else { limits.threats };
+        let budgets = (first..=last_threats_only.min(limits.threats))
+            .map(|t| (false, t))
+            .chain(
+                (first + 1..=limits.threats)
+                    .filter(|_| quiet)
+                    .map(|t| (true, t)),
+            );
         let mut dfpn = super::dfpn::Dfpn::new(a);
-        let budgets = passes[..1 + quiet as usize]
-            .iter()
-            .flat_map(|&(q, from)| (from..=limits.threats).map(move |t| (q, t)));
         for (quiet_phase, t) in budgets {
             prover.quiet_phase = quiet_phase;
             prover.answer.threats = t;
