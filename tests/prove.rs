@@ -495,6 +495,10 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
         quiet_depth: 2,
         ..with.clone()
     };
+    let threaded = Limits {
+        threads: 2,
+        ..with.clone()
+    };
     let mut seen = QuietSeen::default();
     let proven = |v: &Verdict| matches!(v, Verdict::Proven(_));
     for seed in 0..60 {
@@ -507,6 +511,12 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
         let zoned = prove::<Raw>(&pos, a, &with, &never);
         let deeper = prove::<Raw>(&pos, a, &nested, &never);
         let full = prove::<Raw>(&pos, a, &full_width, &never);
+        let on_two = prove::<Raw>(&pos, a, &threaded, &never);
+        assert_eq!(
+            proven(&zoned.verdict),
+            proven(&on_two.verdict),
+            "{pos:?}: quiet moves on one thread and on two disagree"
+        );
         seen.zone_nodes += zoned.nodes;
         seen.full_width_nodes += full.nodes;
         seen.proven_without += usize::from(proven(&plain.verdict));
@@ -527,7 +537,7 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
             seen.nested_proofs += 1;
             seen.nested_quiet += usize::from(has_nested_quiet(proof));
         }
-        for answer in [&zoned, &deeper, &full] {
+        for answer in [&zoned, &deeper, &full, &on_two] {
             let Verdict::Proven(proof) = &answer.verdict else {
                 continue;
             };

@@ -456,23 +456,21 @@ impl<M: Model> Prover<'_, M> {
             return None;
         }
         let threats = self.threat_moves(b, self.limits.width);
+        let quiets = match self.quiet_phase && self.level < self.limits.quiet_depth && t >= 2 {
+            true => self.threat_moves(b, self.limits.quiet),
+            false => Vec::new(),
+        };
         if root {
-            if let Some(found) = self.root_threats(b, &threats, t) {
-                return Some(found);
-            }
-        } else {
-            for threat in &threats {
-                let found = self.threat(b, threat, t);
-                if found.is_some() || self.stopped {
-                    return found;
-                }
+            return self.root_moves(b, &threats, &quiets, t);
+        }
+        for threat in &threats {
+            let found = self.threat(b, threat, t);
+            if found.is_some() || self.stopped {
+                return found;
             }
         }
-        if !self.quiet_phase || self.level >= self.limits.quiet_depth || t < 2 {
-            return None;
-        }
-        for quiet in self.threat_moves(b, self.limits.quiet) {
-            let found = self.quiet(b, &quiet, t);
+        for quiet in &quiets {
+            let found = self.quiet(b, quiet, t);
             if found.is_some() || self.stopped {
                 return found;
             }
@@ -482,7 +480,7 @@ impl<M: Model> Prover<'_, M> {
 
     /// A's `quiet` move on `b`: a threat-space win with `t − 1` threats were D to pass, and
     /// every defence inside that win's zone answered with `t − 1` threats; or `None`.
-    fn quiet(&mut self, b: &mut Board, quiet: &[Point], t: u32) -> Option<ThreatProof> {
+    pub(super) fn quiet(&mut self, b: &mut Board, quiet: &[Point], t: u32) -> Option<ThreatProof> {
         quiet.iter().for_each(|&x| b.set(x, Some(self.a)));
         let found = self.after_quiet(b, t);
         quiet.iter().for_each(|&x| b.set(x, None));

@@ -1,6 +1,7 @@
 //! The root's alternatives as jobs, on one thread or several (`--threads`; docs/search.md,
 //! "Threads"): job level, as Wu et al.'s job-level proof-number search, at the root. At an
-//! attacker root each threat move is a job (the first proven ends the others); at a defender
+//! attacker root each threat move, then each quiet move, is a job (the first proven ends the
+//! others); at a defender
 //! root each first stone of the defender is one (the first refuted ends the others). Every
 //! worker is a whole prover (its leaf solver, its defence order); they share the table of
 //! positions known and the store when there is one, which is how one worker's result reaches
@@ -32,15 +33,19 @@ enum Combine {
 }
 
 impl<M: Model> Prover<'_, M> {
-    /// The attacker's `threats` on `b` as jobs (the first proven is the proof), `t` threats.
-    pub(super) fn root_threats(
+    /// The attacker's `threats`, then its `quiets`, on `b` as jobs (the first proven is the
+    /// proof), `t` threats.
+    pub(super) fn root_moves(
         &mut self,
         b: &Board,
         threats: &[Vec<Point>],
+        quiets: &[Vec<Point>],
         t: u32,
     ) -> Option<ThreatProof> {
-        let proven = self.jobs(b, threats.len(), Combine::Any, &|w, b, i| {
-            w.threat(b, &threats[i], t)
+        let jobs = threats.len() + quiets.len();
+        let proven = self.jobs(b, jobs, Combine::Any, &|w, b, i| match threats.get(i) {
+            Some(threat) => w.threat(b, threat, t),
+            None => w.quiet(b, &quiets[i - threats.len()], t),
         });
         proven.and_then(|mut proofs| proofs.pop())
     }
