@@ -15,7 +15,7 @@ use crate::board::{Board, Position};
 use crate::geom::{Color, Point, PointSet, MAX_POINTS};
 use crate::model::Model;
 use crate::prove::tree::{Reply, ThreatProof};
-use crate::prove::zone::{count, for_each_window, threat_zone, zone};
+use crate::prove::zone::{count, empty_points, for_each_window, threat_zone, zone};
 use crate::renju;
 use crate::search::proof::ProofNode;
 use crate::search::{Config, Solver};
@@ -866,14 +866,4 @@ impl<M: Model> Prover<'_, M> {
             }
         }
     }
-}
-
-/// Every empty point of `b`.
-fn empty_points(b: &Board) -> PointSet {
-    let mut set = PointSet::EMPTY;
-    b.game()
-        .points()
-        .filter(|&x| b.is_empty(x))
-        .for_each(|x| set.insert(x));
-    set
 }

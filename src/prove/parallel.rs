@@ -1,11 +1,10 @@
 //! The root's alternatives as jobs, on one thread or several (`--threads`; docs/search.md,
 //! "Threads"): job level, as Wu et al.'s job-level proof-number search, at the root. At an
 //! attacker root each threat move, then each quiet move, is a job (the first proven ends the
-//! others); at a defender
-//! root each first stone of the defender is one (the first refuted ends the others). Every
-//! worker is a whole prover (its leaf solver, its defence order); they share the table of
-//! positions known and the store when there is one, which is how one worker's result reaches
-//! another. On one thread the jobs run in order on the prover itself.
+//! others); at a defender root each first stone of the defender is one (the first refuted ends
+//! the others). Every worker is a whole prover (its leaf solver, its defence order); they share
+//! the table of positions known and the store when there is one, which is how one worker's
+//! result reaches another. On one thread the jobs run in order on the prover itself.
 //!
 //! Verdicts are the serial search's within the same limits: an OR of the same alternatives,
 //! an AND of the same defences. The proof may differ (another threat may be proven first).

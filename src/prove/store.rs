@@ -351,21 +351,18 @@ impl<M: Model> Prover<'_, M> {
     }
 
     fn fingerprint(&self) -> Fingerprint {
+        // A failure of the threats-only pass is one of a search without quiet moves.
+        let (quiet, quiet_depth) = match self.quiet_phase {
+            true => (self.limits.quiet, self.limits.quiet_depth),
+            false => (0, 0),
+        };
         Fingerprint {
             leaf_depth: self.limits.leaf_depth,
             leaf_nodes: self.limits.leaf_nodes,
             width: self.limits.width,
             zone: self.limits.zone,
-            quiet: if self.quiet_phase {
-                self.limits.quiet
-            } else {
-                0
-            },
-            quiet_depth: if self.quiet_phase {
-                self.limits.quiet_depth
-            } else {
-                0
-            },
+            quiet,
+            quiet_depth,
         }
     }
 }

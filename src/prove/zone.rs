@@ -111,14 +111,15 @@ fn add(b: &mut Board, a: Color, node: &ProofNode, moves: usize, z: &mut PointSet
 /// is left out that the argument does not cover.
 pub fn threat_zone(board: &Board, a: Color, proof: &ThreatProof) -> PointSet {
     let mut z = PointSet::EMPTY;
-    if add_threats(&mut board.clone(), a, proof, 1, &mut z).is_none() {
-        return board
-            .game()
-            .points()
-            .filter(|&x| board.is_empty(x))
-            .collect();
+    match add_threats(&mut board.clone(), a, proof, 1, &mut z) {
+        Some(()) => z,
+        None => empty_points(board),
     }
-    z
+}
+
+/// Every empty point of `b`.
+pub(crate) fn empty_points(b: &Board) -> PointSet {
+    b.game().points().filter(|&x| b.is_empty(x)).collect()
 }
 
 /// Add the zone of `node` (A to move on `b`) against `moves` outside moves to `z`; `None`
@@ -149,25 +150,25 @@ fn add_threats(
         z.insert(x);
         b.set(x, Some(a));
     }
-    // The node's own zone (the replies it answers) and the zone of its pass win against one
-    // more outside move.
-    let (own, done) = match node {
+    // The zone of the node's pass win against one more outside move.
+    let mut done = match node {
         ThreatProof::Threat { pass, .. } => {
             add(b, a, pass, moves + 1, z);
-            (zone(b, a, pass), Some(()))
+            Some(())
         }
-        ThreatProof::Quiet { pass, .. } => {
-            let mut inner = PointSet::EMPTY;
-            let done = add_threats(b, a, pass, moves + 1, z);
-            let own = match add_threats(b, a, pass, 1, &mut inner) {
-                Some(()) => inner,
-                None => PointSet::EMPTY,
-            };
-            (own, done)
-        }
+        ThreatProof::Quiet { pass, .. } => add_threats(b, a, pass, moves + 1, z),
         _ => unreachable!("a threat or a quiet move"),
     };
     if renju::applies(b.game(), d) {
+        // The node's own zone (the replies it answered), for the points black could not play.
+        let own = match node {
+            ThreatProof::Threat { pass, .. } => zone(b, a, pass),
+            ThreatProof::Quiet { pass, .. } => {
+                let mut own = PointSet::EMPTY;
+                add_threats(b, a, pass, 1, &mut own).map_or(PointSet::EMPTY, |()| own)
+            }
+            _ => unreachable!("a threat or a quiet move"),
+        };
         for x in own.iter().filter(|&x| b.is_empty(x)) {
             let mut read = PointSet::EMPTY;
             if renju::forbidden_reading(b, x, &mut read).is_some() {
@@ -175,7 +176,6 @@ fn add_threats(
             }
         }
     }
-    let mut done = done;
     for reply in replies {
         if done.is_none() {
             break;
