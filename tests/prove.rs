@@ -448,13 +448,13 @@ fn has_nested_quiet(proof: &ThreatProof) -> bool {
     }
 }
 
-/// A position of `game` (one stone a move) with black to move: `n` black stones within two
-/// points of the centre and `n` white stones anywhere, none of them a row; `None` otherwise.
-fn lopsided(game: Game, seed: u64, n: usize) -> Option<cpbim::Position> {
+/// A position of `game` (one stone a move) of `stones` stones: black's within two points of
+/// the centre and white's anywhere, none of them a row; `None` otherwise.
+fn lopsided(game: Game, seed: u64, stones: usize) -> Option<cpbim::Position> {
     let mut rng = common::mutate::Rng(seed);
     let mut board = cpbim::Board::new(game);
     let mut text = Vec::new();
-    for i in 0..2 * n {
+    for i in 0..stones {
         let c = game.color_of_stone(i);
         let free: Vec<cpbim::Point> = game
             .points()
@@ -502,7 +502,7 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
     let mut seen = QuietSeen::default();
     let proven = |v: &Verdict| matches!(v, Verdict::Proven(_));
     for seed in 0..60 {
-        let Some(pos) = lopsided(game, seed, 3) else {
+        let Some(pos) = lopsided(game, seed, 6) else {
             continue;
         };
         seen.positions += 1;
@@ -557,6 +557,89 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
     assert!(
         seen.quiet_proofs >= 2 && seen.proven_with > seen.proven_without,
         "quiet moves proved too little: {seen:?}"
+    );
+}
+
+/// A root where the defender is to move (`--side`): with quiet moves, the attacker's win were
+/// the defender to pass may be a threat-space proof, and then only the defences inside its zone
+/// are searched. White to move after black's fifth stone on 9×9: the zone search proves every
+/// position that full width does, and the proofs hold.
+#[test]
+fn a_defender_roots_threat_space_pass_limits_its_moves() {
+    let never = AtomicBool::new(false);
+    let game: Game = "connect(9,9,5,1,1)".parse().unwrap();
+    let rules = Rules::of(&game);
+    let without = Limits {
+        threats: 3,
+        root_depth: 8,
+        leaf_depth: 8,
+        width: 12,
+        ..Limits::default()
+    };
+    // The root's pass is a quiet move's pass (the opening's last stone was the quiet move):
+    // quiet moves inside it need a second level.
+    let with = Limits {
+        quiet: 6,
+        quiet_depth: 2,
+        ..without.clone()
+    };
+    let full_width = Limits {
+        zone: false,
+        ..with.clone()
+    };
+    let (mut positions, mut proven_without, mut proven_with, mut threat_passes, mut full_proofs) =
+        (0, 0, 0, 0, 0);
+    let (mut zone_nodes, mut full_nodes) = (0, 0);
+    let proven = |v: &Verdict| matches!(v, Verdict::Proven(_));
+    for seed in 0..40 {
+        let Some(pos) = lopsided(game, seed, 9) else {
+            continue;
+        };
+        positions += 1;
+        assert_eq!(pos.to_move(), Color::White);
+        let a = Color::Black;
+        let plain = prove::<Raw>(&pos, a, &without, &never);
+        let zoned = prove::<Raw>(&pos, a, &with, &never);
+        let full = prove::<Raw>(&pos, a, &full_width, &never);
+        assert!(
+            !proven(&full.verdict) || proven(&zoned.verdict),
+            "{pos:?}: full width proves black's win, the zone search does not"
+        );
+        assert!(
+            !proven(&plain.verdict) || proven(&zoned.verdict),
+            "{pos:?}: proven without quiet moves, not with them"
+        );
+        proven_without += usize::from(proven(&plain.verdict));
+        full_proofs += usize::from(proven(&full.verdict));
+        zone_nodes += zoned.nodes;
+        full_nodes += full.nodes;
+        for answer in [&zoned, &full] {
+            let Verdict::Proven(proof) = &answer.verdict else {
+                continue;
+            };
+            let json = serde_json::to_value(proof).unwrap();
+            let board = Plain::from_position(rules, &pos);
+            match check_threat_proof(&board, colour(a), &json) {
+                Ok(threats) => assert_eq!(threats, proof.threats(), "{pos:?}"),
+                Err(e) => panic!("{pos:?}: the proof does not hold: {e}\n{json}"),
+            }
+        }
+        if let Verdict::Proven(ThreatProof::Defence { pass, .. }) = &zoned.verdict {
+            proven_with += 1;
+            threat_passes += usize::from(
+                pass.as_deref()
+                    .is_some_and(|p| !matches!(p, ThreatProof::Leaf { .. })),
+            );
+        }
+    }
+    eprintln!(
+        "{positions} positions: proven without quiet moves {proven_without}, with {proven_with} \
+         ({threat_passes} by a threat-space pass), full width {full_proofs}; \
+         nodes: zone {zone_nodes}, full width {full_nodes}"
+    );
+    assert!(
+        threat_passes >= 2 && proven_with > proven_without,
+        "threat-space passes proved too little"
     );
 }
 

@@ -212,24 +212,23 @@ fn walk(
     }
 }
 
-/// Prove `side`'s win in `stones` through the CLI with `--sgf`; walk every line of the tree.
-fn proof_lines(stones: &str, game: &str, side: &str) -> Lines {
+/// Prove `side`'s win in `stones` through the CLI with `--sgf` (and `extra` options); walk
+/// every line of the tree.
+fn proof_lines(stones: &str, game: &str, side: &str, extra: &[&str]) -> Lines {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("proof.sgf");
-    let out = common::binary::cpbim(
-        &[
-            "prove",
-            stones,
-            "--game",
-            game,
-            "--side",
-            side,
-            "--sgf",
-            file.to_str().unwrap(),
-        ],
-        b"",
-        &[],
-    );
+    let mut args = vec![
+        "prove",
+        stones,
+        "--game",
+        game,
+        "--side",
+        side,
+        "--sgf",
+        file.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    let out = common::binary::cpbim(&args, b"", &[]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.starts_with("proven"), "{}", out.stdout);
     let text = std::fs::read_to_string(&file).unwrap();
@@ -257,6 +256,7 @@ fn every_line_of_a_connect6_proof_is_legal_and_ends_won() {
         "j10 j11 k10 k11 i12 l12 l9 m8 l11 n11 n9 n10 o12 k8 j9 i6 k9 i10 h11 g12 l7 h12 g11 f11 h9 h13 g10 h14 i13 g15 i15",
         "connect6",
         "black",
+        &[],
     );
     assert!(seen.lines > 10, "{seen:?}");
     assert!(seen.rows + seen.unstoppable == seen.lines, "{seen:?}");
@@ -267,8 +267,35 @@ fn every_line_of_a_connect6_proof_is_legal_and_ends_won() {
 fn every_line_of_a_gomoku_proof_is_legal_and_ends_unstoppable() {
     // The double three (black to move), and the position after it (white to move).
     for stones in ["H8 A1 J8 C1 I7 A3 I9 O15", "H8 A1 J8 C1 I7 A3 I9 O15 I8"] {
-        let seen = proof_lines(stones, "gomoku", "black");
+        let seen = proof_lines(stones, "gomoku", "black", &[]);
         assert!(seen.lines > 1 && seen.passes > 0, "{seen:?}");
         assert_eq!(seen.rows + seen.unstoppable, seen.lines, "{seen:?}");
     }
+}
+
+#[test]
+fn every_line_of_a_defender_roots_threat_space_pass_is_legal_and_ends_unstoppable() {
+    // White to move; were white to pass, black would win by threats, not by the leaf search.
+    let quiet = [
+        "--threats",
+        "3",
+        "--quiet",
+        "6",
+        "--quiet-depth",
+        "2",
+        "--width",
+        "12",
+        "--depth",
+        "8",
+        "--leaf-depth",
+        "8",
+    ];
+    let seen = proof_lines(
+        "E6 C9 D4 B5 G4 D2 F7 C1 D6",
+        "connect(9,9,5,1,1)",
+        "black",
+        &quiet,
+    );
+    assert!(seen.lines > 20 && seen.passes > 1, "{seen:?}");
+    assert_eq!(seen.rows + seen.unstoppable, seen.lines, "{seen:?}");
 }

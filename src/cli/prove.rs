@@ -59,7 +59,8 @@ pub struct ProveArgs {
     #[arg(long, default_value_t = 0, value_name = "N")]
     quiet: usize,
     /// How deep quiet moves nest: 1, a quiet move's pass win uses threats only; 2, it may use
-    /// quiet moves of its own (whose pass wins use threats only); and so on.
+    /// quiet moves of its own (whose pass wins use threats only); and so on. With `--side`,
+    /// the root's pass win is searched as a quiet move's is (one level down).
     #[arg(long, default_value_t = 1, value_name = "N")]
     quiet_depth: usize,
     /// Stop after this many nodes (result `stopped`).

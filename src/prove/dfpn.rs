@@ -322,7 +322,10 @@ impl Dfpn {
                 }
             }
             Kind::Defender | Kind::Half => ThreatProof::Defence {
-                pass: node.pass.clone(),
+                pass: node
+                    .pass
+                    .clone()
+                    .map(|leaf| Box::new(ThreatProof::Leaf { leaf })),
                 replies: self.replies(b, key),
             },
         }

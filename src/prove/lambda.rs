@@ -574,7 +574,7 @@ impl<M: Model> Prover<'_, M> {
             return None;
         }
         let proof = replies.map(|replies| ThreatProof::Defence {
-            pass: Some(pass),
+            pass: Some(Box::new(ThreatProof::Leaf { leaf: pass })),
             replies,
         });
         self.learn(b, proof.as_ref(), t);
@@ -713,8 +713,10 @@ impl<M: Model> Prover<'_, M> {
         b.is_empty(x) && !(renju::applies(b.game(), self.d) && renju::is_forbidden(b, x))
     }
 
-    /// D to move at the root, placing `stones`: every move answered with `t` threats (inside
-    /// the zone of `pass`, A's win were D to pass, when there is one).
+    /// D to move at the root, placing `stones`: every move answered with `t` threats, inside
+    /// the zone of A's win were D to pass when there is one: the leaf search's `pass`, or, in
+    /// the quiet phase, a threat-space win with `t` threats (searched as a quiet move's pass
+    /// is: the opening's last stone was A's quiet move).
     fn defender_root(
         &mut self,
         b: &mut Board,
@@ -722,10 +724,28 @@ impl<M: Model> Prover<'_, M> {
         stones: usize,
         t: u32,
     ) -> Option<ThreatProof> {
-        let firsts = self.first_stones(b, self.zone_of(b, pass));
+        let pass = match pass {
+            Some(leaf) => Some(ThreatProof::Leaf { leaf: leaf.clone() }),
+            None if self.quiet_phase => {
+                self.level += 1;
+                let found = self.attacker(b, t);
+                self.level -= 1;
+                found
+            }
+            None => None,
+        };
+        if self.stopped {
+            return None;
+        }
+        let zone = match (&pass, self.limits.zone) {
+            (Some(ThreatProof::Leaf { leaf }), _) => self.zone_of(b, Some(leaf)),
+            (Some(pass), true) => threat_zone(b, self.a, pass),
+            _ => empty_points(b),
+        };
+        let firsts = self.first_stones(b, zone);
         let replies = self.defender_root_moves(b, &firsts, stones, t + 1)?;
         Some(ThreatProof::Defence {
-            pass: pass.cloned(),
+            pass: pass.map(Box::new),
             replies,
         })
     }

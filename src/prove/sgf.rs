@@ -88,15 +88,24 @@ impl Writer {
             } => {
                 self.play(self.a, quiet);
                 self.comment("quiet move");
-                self.replies(replies, None, &[]);
-                self.variation(|w| {
-                    w.play(w.a.opponent(), &[]);
-                    w.comment(OUTSIDE);
-                    w.threat_proof(pass);
-                });
+                self.replies_and_threats(replies, pass);
             }
-            ThreatProof::Defence { pass, replies } => self.replies(replies, pass.as_ref(), &[]),
+            ThreatProof::Defence { pass, replies } => match pass.as_deref() {
+                Some(ThreatProof::Leaf { leaf }) => self.replies(replies, Some(leaf), &[]),
+                Some(pass) => self.replies_and_threats(replies, pass),
+                None => self.replies(replies, None, &[]),
+            },
         }
+    }
+
+    /// The defences `replies` as variations, then the threat-space win `pass` after a pass.
+    fn replies_and_threats(&mut self, replies: &[Reply], pass: &ThreatProof) {
+        self.replies(replies, None, &[]);
+        self.variation(|w| {
+            w.play(w.a.opponent(), &[]);
+            w.comment(OUTSIDE);
+            w.threat_proof(pass);
+        });
     }
 
     /// The defences `replies` as variations, then the pass win `pass` (after the defender's

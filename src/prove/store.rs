@@ -37,8 +37,9 @@ const PROVEN: TableDefinition<&[u8], &[u8]> = TableDefinition::new("proven");
 const FAILED: TableDefinition<&[u8], u64> = TableDefinition::new("failed");
 
 /// The format of the keys; a change of the search that changes what "not proven within
-/// these limits" means changes it too (proofs stay valid whatever the version).
-const FORMAT: u8 = 2;
+/// these limits" means, or of the proofs' JSON, changes it too (3: a defender root's pass win
+/// is a threat-space proof).
+const FORMAT: u8 = 3;
 
 /// Pending writes are committed at least this often.
 pub const FLUSH_EVERY: Duration = Duration::from_secs(5);

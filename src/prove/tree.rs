@@ -5,7 +5,7 @@
 //! PROOF := {"leaf": NODE}                                      the leaf search's proof (NODE of docs/json.md)
 //!        | {"threat": [..], "pass": NODE, "replies": [REPLY, ...]}
 //!        | {"quiet": [..], "pass": PROOF, "replies": [REPLY, ...]}   (one stone a move)
-//!        | {"pass": NODE | null, "replies": [REPLY, ...]}         the defender to move (a root)
+//!        | {"pass": PROOF | null, "replies": [REPLY, ...]}        the defender to move (a root)
 //! REPLY := {"stones": [..], "next": PROOF}                     a defender move and the proof after it
 //!        | {"stone": "K10", "pass": NODE, "replies": [REPLY, ...]}   (two stones a move) a first stone
 //! ```
@@ -20,6 +20,10 @@
 //! A `quiet` move threatens more slowly: were the defender to pass, the attacker would win by a
 //! threat-space proof (`pass`, whose own threats answer with leaf wins), and the replies are
 //! the defences inside that whole proof's zone (`zone::threat_zone`).
+//!
+//! At a root where the defender is to move, `pass` is the attacker's win were the defender to
+//! pass (a leaf proof as `{"leaf": NODE}`, or, with quiet moves, a threat-space proof), and
+//! `replies` the moves inside its zone; without a pass win every legal move is listed.
 
 use crate::geom::Point;
 use crate::search::proof::ProofNode;
@@ -55,9 +59,9 @@ pub enum ThreatProof {
     /// The defender is to move (the root of a proof asked for the side not to move): every
     /// move answered.
     Defence {
-        /// The attacker's leaf win were the defender to pass, if there is one: it answers
-        /// every move outside its zone. Without it every move is listed.
-        pass: Option<ProofNode>,
+        /// The attacker's win were the defender to pass, if there is one: it answers every
+        /// move outside its zone. Without it every move is listed.
+        pass: Option<Box<ThreatProof>>,
         /// The moves `pass` does not answer, each answered.
         replies: Vec<Reply>,
     },
@@ -111,7 +115,7 @@ impl ThreatProof {
                 replies: replies.iter().map(|r| r.map_points(f)).collect(),
             },
             ThreatProof::Defence { pass, replies } => ThreatProof::Defence {
-                pass: pass.as_ref().map(|p| p.map_points(f)),
+                pass: pass.as_ref().map(|p| Box::new(p.map_points(f))),
                 replies: replies.iter().map(|r| r.map_points(f)).collect(),
             },
         }
@@ -133,7 +137,10 @@ impl ThreatProof {
             ThreatProof::Defence {
                 pass: Some(pass),
                 replies,
-            } => Some((pass, replies)),
+            } => match *pass {
+                ThreatProof::Leaf { leaf } => Some((leaf, replies)),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -154,9 +161,12 @@ impl ThreatProof {
                     .max()
                     .unwrap_or(0)
             }
-            ThreatProof::Defence { replies, .. } => {
-                replies.iter().map(Reply::threats).max().unwrap_or(0)
-            }
+            ThreatProof::Defence { pass, replies } => replies
+                .iter()
+                .map(Reply::threats)
+                .chain(pass.as_ref().map(|p| p.threats()))
+                .max()
+                .unwrap_or(0),
         }
     }
 
@@ -171,7 +181,7 @@ impl ThreatProof {
                 1 + pass.size() + replies.iter().map(Reply::size).sum::<usize>()
             }
             ThreatProof::Defence { pass, replies } => {
-                pass.as_ref().map_or(0, ProofNode::size)
+                pass.as_ref().map_or(0, |p| p.size())
                     + replies.iter().map(Reply::size).sum::<usize>()
             }
         }

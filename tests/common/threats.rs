@@ -36,7 +36,7 @@ pub fn check_threat_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, Str
             } else {
                 p
             };
-            let pass = node.get("pass").filter(|v| !v.is_null()).map(Pass::Leaf);
+            let pass = node.get("pass").filter(|v| !v.is_null()).map(Pass::Threats);
             if let Some(pass) = pass {
                 pass.check(board, a)
                     .map_err(|e| format!("the pass proof: {e}"))?;
