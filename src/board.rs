@@ -2,7 +2,6 @@
 
 use crate::game::Game;
 use crate::geom::{Color, Dir, Point, MAX_POINTS};
-use crate::record::Record;
 use std::fmt;
 
 /// An intersection array of a game's board: what lies on each point.
@@ -344,13 +343,6 @@ impl Position {
         }
     }
 
-    /// The position after playing `stones` of `game` in order, with the token each stone was
-    /// written as (for error messages). A game that is already won is refused
-    /// ([`PositionError::AlreadyWon`]); [`Record`] reads finished games.
-    pub fn from_tokens(game: Game, stones: &[(Point, String)]) -> Result<Self, PositionError> {
-        Record::from_tokens(game, stones)?.position()
-    }
-
     /// A position from its parts, which the caller has checked: `stones` make `board`, without
     /// a winning row, and `to_move` is to move.
     pub(crate) fn from_parts(board: Board, stones: Vec<Point>, to_move: Color) -> Position {
@@ -359,18 +351,6 @@ impl Position {
             stones,
             to_move,
         }
-    }
-
-    /// The position after playing `stones` of `game` in order.
-    pub fn from_stones(game: Game, stones: &[Point]) -> Result<Self, PositionError> {
-        let tokens: Vec<(Point, String)> = stones.iter().map(|&p| (p, p.to_string())).collect();
-        Self::from_tokens(game, &tokens)
-    }
-
-    /// A position from a board alone. Its stone counts must be reachable at a move boundary;
-    /// a play order consistent with the colours is made up (points in index order).
-    pub fn from_board(board: Board) -> Result<Self, PositionError> {
-        Record::from_board(board, None)?.position()
     }
 
     /// The game.
@@ -397,12 +377,6 @@ impl Position {
     pub fn stones_to_place(&self) -> usize {
         self.game()
             .stones_to_place(self.board.stones(), self.to_move)
-    }
-
-    /// The stone list in play order, moves separated by two spaces for reading:
-    /// `J10  K11 I11  H11 I10`.
-    pub fn to_stone_list(&self) -> String {
-        crate::notation::list::stone_list(self.game(), &self.stones)
     }
 
     /// The diagram of [`diagram`].

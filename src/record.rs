@@ -373,6 +373,28 @@ fn made_up_order(board: &Board) -> Vec<Point> {
     order
 }
 
+/// Positions read through a record (which checks the play order and the win).
+impl Position {
+    /// The position after playing `stones` of `game` in order, with the token each stone was
+    /// written as (for error messages). A game that is already won is refused
+    /// ([`PositionError::AlreadyWon`]); [`Record`] reads finished games.
+    pub fn from_tokens(game: Game, stones: &[(Point, String)]) -> Result<Self, PositionError> {
+        Record::from_tokens(game, stones)?.position()
+    }
+
+    /// The position after playing `stones` of `game` in order.
+    pub fn from_stones(game: Game, stones: &[Point]) -> Result<Self, PositionError> {
+        let tokens: Vec<(Point, String)> = stones.iter().map(|&p| (p, p.to_string())).collect();
+        Self::from_tokens(game, &tokens)
+    }
+
+    /// A position from a board alone. Its stone counts must be reachable at a move boundary;
+    /// a play order consistent with the colours is made up (points in index order).
+    pub fn from_board(board: Board) -> Result<Self, PositionError> {
+        Record::from_board(board, None)?.position()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

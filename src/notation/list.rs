@@ -44,3 +44,11 @@ pub fn stone_list(game: &Game, stones: &[Point]) -> String {
     }
     s
 }
+
+impl crate::board::Position {
+    /// The stone list in play order, moves separated by two spaces for reading:
+    /// `J10  K11 I11  H11 I10`.
+    pub fn to_stone_list(&self) -> String {
+        stone_list(self.game(), self.stones())
+    }
+}

@@ -19,7 +19,7 @@ pub struct Conn {
     pub thn: u8,
     /// `f(c)`: bit `i` = stone on the connection's point `i`.
     pub f: u32,
-    /// Line-offset masks of the empty points of the windows of each [`Level`].
+    /// Line-offset masks of the empty points of the windows of each [`Level`](crate::model::Level).
     pub masks: [u32; 3],
 }
 
@@ -103,7 +103,7 @@ pub fn line_connections(k: usize, len: usize, black: u32, white: u32) -> Vec<Con
     out
 }
 
-/// The stones a window needs for each [`Level`] in a game of `k` in a row and `p` per move:
+/// The stones a window needs for each [`Level`](crate::model::Level) in a game of `k` in a row and `p` per move:
 /// `k − 2p` (the candidate set R), `k − p − 1`, `k − p` (live).
 #[inline(always)]
 pub fn level_stones(k: u32, p: u32) -> [u32; 3] {
@@ -119,7 +119,7 @@ pub(super) fn clean(k: u32, len: u32, f: u32, w: u32) -> bool {
     !left && !right
 }
 
-/// Empty points (connection offsets) of the windows of each [`Level`]: windows with at least
+/// Empty points (connection offsets) of the windows of each [`Level`](crate::model::Level): windows with at least
 /// `level_stones` stones; for the live level, windows that would win once filled (exactly k
 /// under an exact rule).
 #[inline(always)]
