@@ -423,6 +423,38 @@ fn huge_option_values_get_errors_or_caps() {
     );
 }
 
+/// `prove`'s limits that do not fit are bad usage (status 2), named.
+#[test]
+fn prove_refuses_limits_that_do_not_fit() {
+    for (args, says) in [
+        (vec!["--threats", "99"], "--threats 99: at most"),
+        (vec!["--quiet-depth", "0"], "--quiet-depth 0: from 1 to"),
+        (vec!["--quiet-depth", "9"], "--quiet-depth 9: from 1 to"),
+        (vec!["--quiet", "4"], "the games of one stone a move only"),
+        (
+            vec![
+                "--game",
+                "gomoku",
+                "--quiet",
+                "4",
+                "--search",
+                "proof-number",
+            ],
+            "quiet moves are searched depth-first only",
+        ),
+    ] {
+        let mut all = vec!["prove"];
+        all.extend(args.iter().copied());
+        all.push("J10 K11 I11");
+        let o = run(&all, b"");
+        assert!(
+            o.code == 2 && o.stderr.contains(says),
+            "{args:?}: {}",
+            o.stderr
+        );
+    }
+}
+
 // 6. The benchmark's and the generator's directories.
 #[test]
 fn bench_and_testsets_name_their_directories() {

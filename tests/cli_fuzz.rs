@@ -111,6 +111,27 @@ fn mutated_arguments_and_files() {
                 os("--nodes"),
                 os("50"),
             ],
+            // Quiet moves, and a root where the side asked about is not to move.
+            vec![
+                os("prove"),
+                f,
+                os("--game"),
+                os("gomoku"),
+                os("--side"),
+                os("white"),
+                os("--quiet"),
+                os("4"),
+                os("--quiet-depth"),
+                os("2"),
+                os("--depth"),
+                os("8"),
+                os("--leaf-depth"),
+                os("8"),
+                os("--leaf-nodes"),
+                os("2000"),
+                os("--nodes"),
+                os("50"),
+            ],
         ] {
             let o = cpbim(&args, b"", &[]);
             assert!(o.clean(), "input {i} {args:?}: {} {}", o.code, o.stderr);
