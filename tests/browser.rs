@@ -570,6 +570,58 @@ async fn drive(page: Page, url: String) {
 
     puzzle(&page).await;
     variations(&page).await;
+    prove_job(&page).await;
+}
+
+/// The prove job: a threat-space proof of the position on the board, worded as the command
+/// line words it, its first threat drawn; and one it cannot prove, said so.
+async fn prove_job(page: &Page) {
+    page.js("const g = document.getElementById('game'); g.value = 'gomoku'; g.dispatchEvent(new Event('change')); document.getElementById('to-move').value = '';").await;
+    page.wait_stones(0).await;
+    let stones = "H8 A1 J8 C1 I7 A3 I9 O15";
+    page.load(stones).await;
+    page.wait_stones(8).await;
+    let cli = cpbim(&["prove", stones, "--game", "gomoku", "--json"], b"", &[]);
+    let cli: Value = serde_json::from_str(cli.stdout.trim()).unwrap();
+    assert_eq!(cli["result"], json!("proven"));
+    let first = cli["proof"]["threat"][0].as_str().unwrap().to_string();
+    page.click("#prove").await;
+    let said = page
+        .until(
+            "the proof",
+            "const b = document.getElementById('prove-result'); return b.dataset.result && b.textContent",
+        )
+        .await;
+    let said = said.as_str().unwrap();
+    assert!(
+        said.starts_with(&format!(
+            "proven: black wins with 1 threat on the longest line (first threat {first})"
+        )),
+        "{said}"
+    );
+    let drawn = page
+        .js("return Array.from(document.querySelectorAll('[data-move-number=\"1\"]')).map(e => e.dataset.point)")
+        .await;
+    assert_eq!(drawn, json!([first]));
+    page.screenshot("prove").await;
+    // White's win there: not proven, and the box says what that means.
+    page.js("document.getElementById('prove-side').value = 'white'")
+        .await;
+    page.click("#prove").await;
+    let said = page
+        .until(
+            "the failure",
+            "const b = document.getElementById('prove-result'); return b.dataset.result && b.textContent",
+        )
+        .await;
+    assert!(
+        said.as_str().unwrap().starts_with(
+            "not proven within the limits (threats ≤ 2, width 24); this says nothing of who wins"
+        ),
+        "{said}"
+    );
+    page.js("document.getElementById('prove-side').value = ''")
+        .await;
 }
 
 /// Send a key to the page as the board's keyboard handler receives it.

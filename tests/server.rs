@@ -552,6 +552,78 @@ async fn events(app: &Router, id: u64) -> Vec<(String, Value)> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prove_equals_cpbim_prove() {
+    // The times of a search (every `..time_ms`) differ from run to run.
+    fn untimed(mut v: Value) -> Value {
+        let o = v.as_object_mut().unwrap();
+        o.retain(|k, _| !k.ends_with("time_ms"));
+        v
+    }
+    let app = app();
+    let g = "H8 A1 J8 C1 I7 A3 I9 O15";
+    for (side, quiet) in [("black", 0), ("white", 2)] {
+        let body = json!({"game": "gomoku", "record": g, "side": side, "quiet": quiet, "time": 30});
+        let id = start(&app, "/api/prove", body).await;
+        let evs = events(&app, id).await;
+        let names: Vec<&str> = evs.iter().map(|e| e.0.as_str()).collect();
+        assert_eq!(names[names.len() - 2..], ["result", "end"], "{names:?}");
+        for (name, p) in &evs[..evs.len() - 2] {
+            assert_eq!(name, "progress");
+            // The job's own first event has only the time; the search's have its counts.
+            assert!(
+                p["nodes"].is_null() || p["threats"].is_number() && p["leaf_searches"].is_number(),
+                "{p}"
+            );
+        }
+        let cli = cli_json(&[
+            "prove",
+            g,
+            "--game",
+            "gomoku",
+            "--side",
+            side,
+            "--quiet",
+            &quiet.to_string(),
+            "--time",
+            "30",
+            "--threads",
+            "1",
+            "--json",
+        ]);
+        let result = evs[evs.len() - 2].1.clone();
+        assert_eq!(untimed(result), untimed(cli[0].clone()), "{side}");
+    }
+    // Refused as the command line refuses it (422, its message).
+    for (body, says) in [
+        (
+            json!({"record": "J10 K11 K10", "quiet": 3}),
+            "the games of one stone a move only",
+        ),
+        (
+            json!({"record": ""}),
+            "`prove` starts from a move of 2 stones",
+        ),
+        (
+            json!({"game": "gomoku", "record": g, "threats": 13}),
+            "--threats 13: at most 12",
+        ),
+    ] {
+        let a = post(&app, "/api/prove?wait=1", body.clone()).await;
+        assert_eq!(
+            a.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{body}: {}",
+            a.text
+        );
+        assert!(
+            a.json()["error"].as_str().unwrap().contains(says),
+            "{}",
+            a.text
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn jobs_stream_progress_then_the_result() {
     let app = app();
     let id = start(

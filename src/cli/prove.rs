@@ -20,12 +20,6 @@ enum SearchName {
     DepthFirst,
 }
 
-/// The most threats on a line `--threats` allows.
-const MAX_THREATS: u32 = 12;
-
-/// The deepest nesting of quiet moves `--quiet-depth` allows.
-const MAX_QUIET_DEPTH: usize = 4;
-
 #[derive(Args)]
 pub struct ProveArgs {
     #[command(flatten)]
@@ -106,13 +100,8 @@ pub fn run(args: &ProveArgs) -> Result<()> {
     let pos = cpbim::report::to_play(&record).map_err(anyhow::Error::msg)?;
     let game = *pos.game();
     let side = args.side.map_or(pos.to_move(), super::Side::color);
-    if side == pos.to_move() && pos.stones_to_place() != game.p() {
-        anyhow::bail!(
-            "the side to move places {} stone here, not {}: `prove` starts from a move of {} stones",
-            pos.stones_to_place(),
-            game.p(),
-            game.p()
-        );
+    if let Some(why) = prove::cannot_start(&pos, side) {
+        anyhow::bail!(why);
     }
     let limits = limits_of(args, &pos)?;
     super::interrupt::soften();
@@ -137,7 +126,10 @@ pub fn run(args: &ProveArgs) -> Result<()> {
             .with_context(|| format!("writing the proof to {}", path.display()))?;
     }
     if args.json {
-        outln!("{}", json(&pos, side, &limits, &answer))?;
+        outln!(
+            "{}",
+            prove::report::answer_json(&pos, side, &limits, &answer)
+        )?;
     } else {
         outln!("{}", text_of(side, &limits, &answer))?;
     }
@@ -146,31 +138,7 @@ pub fn run(args: &ProveArgs) -> Result<()> {
 
 /// The search's limits from the options (checked).
 fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
-    if args.threats > MAX_THREATS {
-        super::usage!("--threats {}: at most {MAX_THREATS}", args.threats);
-    }
-    if args.width == 0 || args.leaf_nodes == 0 {
-        super::usage!("--width and --leaf-nodes are at least 1");
-    }
-    if args.quiet_depth == 0 || args.quiet_depth > MAX_QUIET_DEPTH {
-        super::usage!(
-            "--quiet-depth {}: from 1 to {MAX_QUIET_DEPTH}",
-            args.quiet_depth
-        );
-    }
-    if args.quiet > 0 && pos.game().p() != 1 {
-        super::usage!(
-            "--quiet {}: quiet moves are searched in the games of one stone a move only",
-            args.quiet
-        );
-    }
-    if args.quiet > 0 && args.search == SearchName::ProofNumber {
-        super::usage!(
-            "--quiet {}: quiet moves are searched depth-first only",
-            args.quiet
-        );
-    }
-    Ok(Limits {
+    let mut limits = Limits {
         threats: args.threats,
         root_depth: limits::depth("depth", args.depth, pos.game())?,
         leaf_depth: limits::depth("leaf-depth", args.leaf_depth, pos.game())?,
@@ -193,11 +161,15 @@ fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
             (SearchName::DepthFirst, n) => limits::threads(n),
         },
         progress: Some(Arc::new(prove::lambda::Progress::default())),
-        store: match &args.store {
-            Some(path) => Some(Arc::new(Mutex::new(prove::Store::open(path)?))),
-            None => None,
-        },
-    })
+        store: None,
+    };
+    if let Some(why) = limits.refusal(pos.game()) {
+        super::usage!("{why}");
+    }
+    if let Some(path) = &args.store {
+        limits.store = Some(Arc::new(Mutex::new(prove::Store::open(path)?)));
+    }
+    Ok(limits)
 }
 
 /// Run `work` with a progress line on stderr (nodes, threat budget, leaf searches, table).
@@ -318,43 +290,4 @@ fn text_of(a: Color, l: &Limits, answer: &Answer) -> String {
             (Some(_), n) => format!(", {n} positions answered by the store"),
         }
     )
-}
-
-fn json(pos: &Position, side: Color, l: &Limits, answer: &Answer) -> serde_json::Value {
-    let proof = match &answer.verdict {
-        Verdict::Proven(proof) => serde_json::to_value(proof).expect("a proof serialises"),
-        _ => serde_json::Value::Null,
-    };
-    serde_json::json!({
-        "result": answer.verdict.name(),
-        "game": pos.game().to_string(),
-        "to_move": pos.to_move().name(),
-        "side": side.name(),
-        "threats": answer.threats_reached(),
-        "limits": {
-            "threats": l.threats,
-            "depth": l.root_depth,
-            "leaf_depth": l.leaf_depth,
-            "leaf_nodes": l.leaf_nodes,
-            "width": l.width,
-            "quiet": l.quiet,
-            "quiet_depth": l.quiet_depth,
-            "nodes": l.max_nodes,
-            "time": l.max_time.map(|t| t.as_secs_f64()),
-            "zone": l.zone,
-            "threads": l.threads,
-            "search": match l.search {
-                prove::Search::ProofNumber => "proof-number",
-                prove::Search::DepthFirst => "depth-first",
-            },
-        },
-        "nodes": answer.nodes,
-        "leaf_searches": answer.leaf_searches,
-        "leaf_nodes": answer.leaf_nodes,
-        "time_ms": answer.time.as_secs_f64() * 1e3,
-        "leaf_time_ms": answer.leaf_time.as_secs_f64() * 1e3,
-        "store_hits": answer.store_hits,
-        "store_time_ms": answer.store_time.as_secs_f64() * 1e3,
-        "proof": proof,
-    })
 }

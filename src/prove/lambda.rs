@@ -103,6 +103,40 @@ pub struct Progress {
 /// Nodes between two publications of [`Progress`].
 pub const PUBLISH_EVERY: u64 = 256;
 
+/// The most threats on a line a search may be given.
+pub const MAX_THREATS: u32 = 12;
+
+/// The deepest nesting of quiet moves a search may be given.
+pub const MAX_QUIET_DEPTH: usize = 4;
+
+impl Limits {
+    /// What is wrong with these limits for `game`, named as the CLI's options, if anything.
+    pub fn refusal(&self, game: &crate::Game) -> Option<String> {
+        Some(if self.threats > MAX_THREATS {
+            format!("--threats {}: at most {MAX_THREATS}", self.threats)
+        } else if self.width == 0 || self.leaf_nodes == 0 {
+            "--width and --leaf-nodes are at least 1".to_string()
+        } else if self.quiet_depth == 0 || self.quiet_depth > MAX_QUIET_DEPTH {
+            format!(
+                "--quiet-depth {}: from 1 to {MAX_QUIET_DEPTH}",
+                self.quiet_depth
+            )
+        } else if self.quiet > 0 && game.p() != 1 {
+            format!(
+                "--quiet {}: quiet moves are searched in the games of one stone a move only",
+                self.quiet
+            )
+        } else if self.quiet > 0 && self.search == Search::ProofNumber {
+            format!(
+                "--quiet {}: quiet moves are searched depth-first only",
+                self.quiet
+            )
+        } else {
+            return None;
+        })
+    }
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits {
@@ -179,6 +213,19 @@ pub struct Answer {
     pub store_time: Duration,
     /// Why the store failed, when it did (the search then stopped).
     pub store_error: Option<String>,
+}
+
+/// Why a proof search for `a` cannot start from `pos`, if it cannot: the attacker to move
+/// must place a whole move of p stones (not black's first stone of Connect6, nor a move half
+/// placed).
+pub fn cannot_start(pos: &Position, a: Color) -> Option<String> {
+    let p = pos.game().p();
+    (a == pos.to_move() && pos.stones_to_place() != p).then(|| {
+        format!(
+            "the side to move places {} here, not {p}: `prove` starts from a move of {p} stones",
+            crate::text::counted(pos.stones_to_place() as u64, "stone"),
+        )
+    })
 }
 
 /// Prove that `a` wins in `pos`, within `limits`, with model `M` at the leaves. When `a` is

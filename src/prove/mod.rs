@@ -6,12 +6,13 @@
 mod dfpn;
 pub mod lambda;
 mod parallel;
+pub mod report;
 pub mod sgf;
 pub mod store;
 pub mod tree;
 pub mod zone;
 
-pub use lambda::{prove, Answer, Limits, Search, Verdict};
+pub use lambda::{cannot_start, prove, Answer, Limits, Search, Verdict};
 pub use store::Store;
 pub use tree::{Reply, ThreatProof};
 

@@ -65,10 +65,11 @@ macro_rules! with_cpbim {
         }
     };
 }
+pub(super) use with_cpbim;
 
 /// The body as `T`, or a 4xx carrying what is wrong with it (400 for JSON that does not
 /// parse, 422 for an unknown or mistyped field, 415 without `Content-Type: application/json`).
-fn body<T>(payload: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
+pub(super) fn body<T>(payload: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
     payload.map(|Json(t)| t).map_err(|r| ApiError {
         status: r.status(),
         message: r.body_text(),
@@ -85,6 +86,16 @@ pub enum Side {
     White,
 }
 
+impl Side {
+    /// The colour.
+    pub fn color(self) -> Color {
+        match self {
+            Side::Black => Color::Black,
+            Side::White => Color::White,
+        }
+    }
+}
+
 /// A game as every request gives it: the game's name (`--game`, default `connect6`), the
 /// record in any format the readers take, the side to move of a puzzle diagram.
 #[derive(Debug)]
@@ -95,7 +106,7 @@ pub struct Input {
 }
 
 impl Input {
-    fn of(game: Option<String>, record: String, to_move: Option<Side>) -> Input {
+    pub(super) fn of(game: Option<String>, record: String, to_move: Option<Side>) -> Input {
         Input {
             game,
             record,
@@ -112,15 +123,12 @@ impl Input {
         };
         Ok(Reading {
             game,
-            to_move: self.to_move.map(|s| match s {
-                Side::Black => Color::Black,
-                Side::White => Color::White,
-            }),
+            to_move: self.to_move.map(Side::color),
         })
     }
 
     /// The record, read as `cpbim solve` and `position` read one game.
-    fn record(&self) -> Result<Record, ApiError> {
+    pub(super) fn record(&self) -> Result<Record, ApiError> {
         crate::parse_record(&self.record, self.reading()?)
             .map_err(|e| ApiError::unprocessable(e.to_string()))
     }
@@ -401,7 +409,7 @@ fn config(
 }
 
 /// Start `work`; with `?wait=1` answer with its result (200), else with the job (202).
-async fn launch(state: &State, kind: &'static str, wait: &Wait, work: Work) -> Response {
+pub(super) async fn launch(state: &State, kind: &'static str, wait: &Wait, work: Work) -> Response {
     let job = match state.jobs.start(kind, work) {
         Ok(job) => job,
         Err(e) => return e.into_response(),

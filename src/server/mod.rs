@@ -10,6 +10,7 @@ pub mod assets;
 pub mod host;
 pub mod jobs;
 mod listen;
+pub mod prove;
 
 pub use host::Hosts;
 pub use listen::{serve, MAX_BODY};
@@ -105,6 +106,7 @@ pub fn router(options: Options) -> Router {
         .route("/api/export", post(api::export))
         .route("/api/solve", post(api::solve))
         .route("/api/analyze", post(api::analyze))
+        .route("/api/prove", post(prove::prove))
         .route("/api/move", post(api::play))
         .route("/api/jobs", get(api::job_list))
         .route("/api/jobs/{id}", get(api::job).delete(api::cancel))

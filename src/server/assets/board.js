@@ -457,6 +457,7 @@ async function newGame() {
 
 function clearResults() {
   $('solve-result').textContent = '';
+  $('prove-result').textContent = '';
   $('proof').innerHTML = '';
   $('analysis').innerHTML = '';
   S.solve = null;
@@ -540,6 +541,7 @@ async function startJob(kind, path, body, onResult) {
     $('job-progress').dataset.nodes = p.nodes === undefined ? '' : p.nodes;
     if (kind === 'solve') $('solve-result').textContent = `searching… ${text}`;
     if (kind === 'analyze') $('analysis').textContent = `analysing… ${text}`;
+    if (kind === 'prove') $('prove-result').textContent = `proving… ${text}`;
   });
   source.addEventListener('result', (ev) => {
     done();
@@ -558,7 +560,7 @@ async function startJob(kind, path, body, onResult) {
 
 // A job refused or failed: its box says why (not "solving…" forever), and so does the message line.
 function jobFailed(kind, message) {
-  const box = { solve: 'solve-result', analyze: 'analysis' }[kind];
+  const box = { solve: 'solve-result', analyze: 'analysis', prove: 'prove-result' }[kind];
   if (box) $(box).textContent = `error: ${message}`;
   say(message);
 }
@@ -566,7 +568,10 @@ function jobFailed(kind, message) {
 // `1.2 M nodes, depth 12, searches 3/10, boundary 1/5, 0.8 s`: what the job's progress has.
 function progressText(p) {
   const parts = [];
+  if (p.threats !== undefined) parts.push(`threats ≤ ${p.threats}`);
   if (p.nodes !== undefined) parts.push(`${count(p.nodes)} nodes`);
+  if (p.leaf_searches !== undefined) parts.push(`${count(p.leaf_searches)} leaf searches`);
+  if (p.root_total) parts.push(`root ${p.root_done}/${p.root_total} settled`);
   if (p.depth) parts.push(`depth ${p.depth}`);
   if (p.searches) parts.push(`searches ${p.searches_done}/${p.searches}, boundary ${p.boundaries_done}/${p.boundaries}`);
   parts.push(`${(p.elapsed_ms / 1000).toFixed(1)} s`);
@@ -641,6 +646,52 @@ function showSolve(r) {
   S.overlay = { moves: r.line, attacker };
   draw();
   showProof();
+}
+
+// ---------- prove: a threat-space proof ----------
+
+function prove() {
+  let body;
+  try {
+    body = searchRecord();
+  } catch (e) {
+    return say(e.message);
+  }
+  if ($('prove-side').value) body.side = $('prove-side').value;
+  for (const [id, key] of [['prove-threats', 'threats'], ['prove-quiet', 'quiet'], ['prove-time', 'time']]) {
+    const v = numberOrEmpty(id);
+    if (v !== undefined) body[key] = v;
+  }
+  $('prove-result').textContent = 'proving…';
+  $('prove-result').removeAttribute('data-result');
+  startJob('prove', '/api/prove', body, showProve);
+}
+
+// The answer as `cpbim prove` words it; a proven win's first threat drawn on the board.
+function showProve(r) {
+  const box = $('prove-result');
+  box.dataset.result = r.result;
+  const l = r.limits;
+  const limits = `threats ≤ ${l.threats}, width ${l.width}` + (l.quiet ? `, ${l.quiet} quiet moves` : '');
+  const cost = `${count(r.nodes)} nodes, ${count(r.leaf_searches)} leaf searches, ${(r.time_ms / 1000).toFixed(2)} s`;
+  if (r.result !== 'proven') {
+    box.textContent = r.result === 'stopped'
+      ? `stopped at threat budget ${r.threats} (${limits}): not proven  (${cost})`
+      : `not proven within the limits (${limits}); this says nothing of who wins  (${cost})`;
+    return;
+  }
+  const p = r.proof;
+  const first = p.threat || p.quiet || (p.leaf && (p.leaf.attack || p.leaf.six));
+  const how = p.threat ? `first threat ${p.threat.join(' ')}`
+    : p.quiet ? `first a quiet move, ${p.quiet.join(' ')}`
+    : p.leaf ? `the double-threat search's win, first ${first.join(' ')}`
+    : `${r.to_move} to move: every move answered, ${p.replies.length} by a proof of its own`;
+  const threats = r.threats === 1 ? '1 threat' : `${r.threats} threats`;
+  box.textContent = `proven: ${r.side} wins with ${threats} on the longest line (${how})  (${cost})`;
+  if (first) {
+    S.overlay = { moves: [first], attacker: r.side };
+    draw();
+  }
 }
 
 // The proof tree walk: the path is the defences chosen so far.
@@ -888,6 +939,7 @@ function wire() {
   });
   $('solve').onclick = solve;
   $('analyze').onclick = analyze;
+  $('prove').onclick = prove;
   $('play-start').onclick = startPlay;
   $('play-stop').onclick = () => { if (S.job && S.job.kind === 'move') cancelJob(); stopPlay(); };
   $('hint').onclick = hint;

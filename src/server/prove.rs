@@ -1,0 +1,96 @@
+//! `POST /api/prove`: `cpbim prove --json` as a job (docs/board.md): a threat-space proof of
+//! a side's win, its progress the search's (threat budget, nodes, leaf searches, the root's
+//! alternatives settled).
+
+use super::api::{body, launch, with_cpbim, Input, Side, Wait};
+use super::jobs::{self, Work};
+use super::{ApiError, State};
+use crate::model::{self, Kind};
+use crate::prove::{self, Limits};
+use crate::report::to_play;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Query, State as Shared};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// The seconds a proof search takes when the request names none (the server's job time
+/// still bounds it).
+pub const DEFAULT_PROVE_SECONDS: f64 = 30.0;
+
+/// `POST /api/prove`: the position, the side whose win is asked (default: the side to move)
+/// and `cpbim prove`'s limits (`threats`, `time`, `quiet`, `quiet_depth`, `width`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProveRequest {
+    /// The game (`--game`; default `connect6`).
+    #[serde(default)]
+    game: Option<String>,
+    /// The record, in any format the readers take.
+    #[serde(default)]
+    record: String,
+    /// The side to move of a puzzle diagram (`--to-move`).
+    #[serde(default)]
+    to_move: Option<Side>,
+    /// The side whose win is to be proven (`--side`).
+    side: Option<Side>,
+    threats: Option<u32>,
+    time: Option<f64>,
+    quiet: Option<usize>,
+    quiet_depth: Option<usize>,
+    width: Option<usize>,
+}
+
+/// `POST /api/prove`.
+pub async fn prove(
+    Shared(state): Shared<State>,
+    Query(wait): Query<Wait>,
+    payload: Result<Json<ProveRequest>, JsonRejection>,
+) -> Response {
+    match work(payload) {
+        Ok(work) => launch(&state, "prove", &wait, work).await,
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The job of a request, or why there is none.
+fn work(payload: Result<Json<ProveRequest>, JsonRejection>) -> Result<Work, ApiError> {
+    let req = body(payload)?;
+    let record = Input::of(req.game, req.record, req.to_move).record()?;
+    let pos = to_play(&record).map_err(ApiError::unprocessable)?;
+    let side = req.side.map_or(pos.to_move(), Side::color);
+    if let Some(why) = prove::cannot_start(&pos, side) {
+        return Err(ApiError::unprocessable(why));
+    }
+    let defaults = Limits::default();
+    let time = crate::limits::seconds("time", req.time.unwrap_or(DEFAULT_PROVE_SECONDS))
+        .map_err(ApiError::unprocessable)?;
+    let limits = Limits {
+        threats: req.threats.unwrap_or(defaults.threats),
+        quiet: req.quiet.unwrap_or(defaults.quiet),
+        quiet_depth: req.quiet_depth.unwrap_or(defaults.quiet_depth),
+        width: req.width.unwrap_or(defaults.width),
+        max_time: Some(time),
+        threads: 1,
+        progress: Some(Arc::new(prove::lambda::Progress::default())),
+        ..defaults
+    };
+    if let Some(why) = limits.refusal(pos.game()) {
+        return Err(ApiError::unprocessable(why));
+    }
+    let game = *pos.game();
+    Ok(Box::new(
+        move |stop: &AtomicBool, progress: &(dyn Fn(serde_json::Value) + Sync)| {
+            let counter = limits.progress.clone().expect("set above");
+            let poll = || prove::report::progress_json(&counter);
+            let answer = jobs::polled(
+                progress,
+                &poll,
+                || with_cpbim!(game, M => prove::prove::<M>(&pos, side, &limits, stop)),
+            );
+            Ok(prove::report::answer_json(&pos, side, &limits, &answer))
+        },
+    ))
+}
