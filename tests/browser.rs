@@ -168,6 +168,12 @@ impl Page {
         self.wait_stones(n).await;
     }
 
+    /// An empty Gomoku board, its side to move taken from the records loaded.
+    async fn new_gomoku_board(&self) {
+        self.js("const g = document.getElementById('game'); g.value = 'gomoku'; g.dispatchEvent(new Event('change')); document.getElementById('to-move').value = '';").await;
+        self.wait_stones(0).await;
+    }
+
     /// Put `text` into the record box and load it.
     async fn load(&self, text: &str) {
         self.c
@@ -576,8 +582,7 @@ async fn drive(page: Page, url: String) {
 /// The prove job: a threat-space proof of the position on the board, worded as the command
 /// line words it, its first threat drawn; and one it cannot prove, said so.
 async fn prove_job(page: &Page) {
-    page.js("const g = document.getElementById('game'); g.value = 'gomoku'; g.dispatchEvent(new Event('change')); document.getElementById('to-move').value = '';").await;
-    page.wait_stones(0).await;
+    page.new_gomoku_board().await;
     let stones = "H8 A1 J8 C1 I7 A3 I9 O15";
     page.load(stones).await;
     page.wait_stones(8).await;
@@ -636,8 +641,7 @@ async fn key(page: &Page, key: &str) {
 /// the address holds the game, its line and the cursor, and a reload restores them with every
 /// variation; Home/End go to the ends.
 async fn variations(page: &Page) {
-    page.js("const g = document.getElementById('game'); g.value = 'gomoku'; g.dispatchEvent(new Event('change')); document.getElementById('to-move').value = '';").await;
-    page.wait_stones(0).await;
+    page.new_gomoku_board().await;
     page.load("h8 h9 i9 j10").await;
     page.wait_stones(4).await;
     key(page, "ArrowLeft").await;
@@ -689,14 +693,7 @@ async fn variations(page: &Page) {
 /// A Gomoku puzzle diagram: the page asks who is to move, analyses it as `cpbim analyze
 /// --to-move` does, and clicks extend it with the chosen side's stones first.
 async fn puzzle(page: &Page) {
-    page.c
-        .execute(
-            "const g = document.getElementById('game'); g.value = 'gomoku'; g.dispatchEvent(new Event('change')); document.getElementById('to-move').value = '';",
-            vec![],
-        )
-        .await
-        .unwrap();
-    page.wait_stones(0).await;
+    page.new_gomoku_board().await;
     let puzzle = gomoku_puzzle();
     page.load(&puzzle).await;
     let said = page

@@ -471,18 +471,23 @@ fn lopsided(game: Game, seed: u64, stones: usize) -> Option<cpbim::Position> {
     cpbim::parse_position(&text.join(" "), game).ok()
 }
 
+/// Limits for connect(9,9,5,1,1): `threats` threats, 8-ply searches, 12 threat moves a node.
+fn small_board_limits(threats: u32) -> Limits {
+    Limits {
+        threats,
+        root_depth: 8,
+        leaf_depth: 8,
+        width: 12,
+        ..Limits::default()
+    }
+}
+
 #[test]
 fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
     let never = AtomicBool::new(false);
     let game: Game = "connect(9,9,5,1,1)".parse().unwrap();
     let rules = Rules::of(&game);
-    let without = Limits {
-        threats: 3,
-        root_depth: 8,
-        leaf_depth: 8,
-        width: 12,
-        ..Limits::default()
-    };
+    let without = small_board_limits(3);
     let with = Limits {
         quiet: 6,
         ..without.clone()
@@ -569,13 +574,7 @@ fn a_defender_roots_threat_space_pass_limits_its_moves() {
     let never = AtomicBool::new(false);
     let game: Game = "connect(9,9,5,1,1)".parse().unwrap();
     let rules = Rules::of(&game);
-    let without = Limits {
-        threats: 3,
-        root_depth: 8,
-        leaf_depth: 8,
-        width: 12,
-        ..Limits::default()
-    };
+    let without = small_board_limits(3);
     // The root's pass is a quiet move's pass (the opening's last stone was the quiet move):
     // quiet moves inside it need a second level.
     let with = Limits {
@@ -651,13 +650,9 @@ fn a_nested_quiet_move_proof_holds() {
     let game: Game = "connect(9,9,5,1,1)".parse().unwrap();
     let pos = cpbim::parse_position("E6 C1 C5 D9 G4 I6", game).unwrap();
     let limits = Limits {
-        threats: 4,
-        root_depth: 8,
-        leaf_depth: 8,
-        width: 12,
         quiet: 6,
         quiet_depth: 2,
-        ..Limits::default()
+        ..small_board_limits(4)
     };
     let a = pos.to_move();
     let Verdict::Proven(proof) = prove::<Raw>(&pos, a, &limits, &never).verdict else {
