@@ -703,3 +703,67 @@ fn renju_quiet_move_proofs_hold() {
         );
     }
 }
+
+/// The proof horizon's deepest proofs hold (docs/search.md, "The proof horizon"): for every
+/// game of docs/runs/horizon-60s.log where `prove` reached further back than `solve`, the
+/// position at `prove`'s horizon is proven again (60 s, one thread, the run's limits
+/// otherwise) and its proof checked by the brute-force checker. Slow (up to a minute and a
+/// half a game): `cargo test --release --test prove -- --ignored horizon --nocapture`.
+#[test]
+#[ignore]
+fn the_proof_horizons_deepest_proofs_hold() {
+    use cpbim::games::{bundled_games_path, load_games};
+    let log = std::fs::read_to_string("docs/runs/horizon-60s.log").unwrap();
+    let games = load_games(&bundled_games_path()).unwrap();
+    let never = AtomicBool::new(false);
+    let limits = Limits {
+        max_time: Some(std::time::Duration::from_secs(60)),
+        threads: 1,
+        ..Limits::default()
+    };
+    let (mut checked, mut not_again) = (0, 0);
+    for line in log.lines() {
+        // game ID SIDE stones N: solve S, prove P moves back (T s)
+        let words: Vec<&str> = line
+            .split([' ', ',', ':'])
+            .filter(|w| !w.is_empty())
+            .collect();
+        let (id, solved, proven): (u64, usize, usize) = (
+            words[1].parse().unwrap(),
+            words[6].parse().unwrap(),
+            words[8].parse().unwrap(),
+        );
+        if proven <= solved {
+            continue;
+        }
+        let g = games.iter().find(|g| g.id == id).unwrap();
+        let winner = g.winner.unwrap();
+        let pos = (1..g.moves.len())
+            .rev()
+            .filter(|&n| Game::CONNECT6.is_move_boundary(n))
+            .filter_map(|n| cpbim::Position::from_stones(Game::CONNECT6, &g.moves[..n]).ok())
+            .filter(|pos| pos.to_move() == winner)
+            .nth(proven - 1)
+            .unwrap();
+        let Verdict::Proven(proof) = prove::<cpbim::Cpbim>(&pos, winner, &limits, &never).verdict
+        else {
+            // The run had two threads: one may not find it again in the time.
+            eprintln!("game {id}: not proven again {proven} moves back");
+            not_again += 1;
+            continue;
+        };
+        let json = serde_json::to_value(&proof).unwrap();
+        let board = Plain::from_position(Rules::of(&Game::CONNECT6), &pos);
+        match check_threat_proof(&board, colour(winner), &json) {
+            Ok(threats) => assert_eq!(threats, proof.threats(), "game {id}"),
+            Err(e) => panic!("game {id}, {proven} moves back: the proof does not hold: {e}"),
+        }
+        checked += 1;
+        eprintln!(
+            "game {id}, {proven} moves back: {} threats, checked",
+            proof.threats()
+        );
+    }
+    eprintln!("{checked} proofs checked, {not_again} not proven again");
+    assert!(checked > 0);
+}
