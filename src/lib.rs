@@ -41,6 +41,7 @@ pub mod search;
 pub mod server;
 pub mod testsets;
 pub mod text;
+pub mod tune;
 pub mod zobrist;
 
 pub use board::{Board, Position, PositionError, Run};

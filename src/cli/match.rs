@@ -142,7 +142,7 @@ pub fn run(args: &MatchArgs) -> Result<()> {
 
 /// A command that cannot run at all would lose every game "by crash": say so instead (both
 /// engines watched at once, for 0.2 s).
-fn check_engines(engines: &[String; 2]) -> Result<()> {
+pub(super) fn check_engines(engines: &[String; 2]) -> Result<()> {
     let wait = std::time::Duration::from_millis(200);
     let checks = std::thread::scope(|s| {
         engines
@@ -156,7 +156,7 @@ fn check_engines(engines: &[String; 2]) -> Result<()> {
     Ok(())
 }
 
-fn read_openings(spec: &str, stones: usize, game: &Game) -> Result<Vec<Opening>> {
+pub(super) fn read_openings(spec: &str, stones: usize, game: &Game) -> Result<Vec<Opening>> {
     let list = match spec {
         "named" => openings::built_in(game).map_err(anyhow::Error::msg)?,
         "data" if !game.is_connect6() => {

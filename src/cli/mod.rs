@@ -34,6 +34,7 @@ mod prove;
 mod serve;
 mod solve;
 mod testsets;
+mod tune;
 
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -125,6 +126,8 @@ enum Command {
     /// Prove a win that needs threats before the double threats or fours `solve` finds:
     /// threat-space proof search with relevance zones (docs/search.md).
     Prove(prove::ProveArgs),
+    /// Tune the engine's parameters by playing it (SPSA; docs/tune.md).
+    Tune(tune::TuneArgs),
     /// The analysis board in the browser: a local web server with the page and a JSON API.
     Serve(serve::ServeArgs),
 }
@@ -421,5 +424,6 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Match(args) => r#match::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Prove(args) => prove::run(&args),
+        Command::Tune(args) => tune::run(&args),
     }
 }

@@ -1,0 +1,371 @@
+//! `cpbim tune`: the engine's parameters tuned by playing it (docs/tune.md).
+
+use super::{limits, stopped, STOP};
+use anyhow::{Context, Result};
+use clap::Args;
+use cpbim::engine::Tuning;
+use cpbim::matches::wire::Wire;
+use cpbim::matches::{Rules, TimeControl};
+use cpbim::tune::spec::Spec;
+use cpbim::tune::{self, plot, MethodName, Settings};
+use cpbim::Game;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The methods, by name.
+#[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
+enum MethodArg {
+    /// SPSA with OpenBench's schedule: θ+ against θ−, every parameter perturbed at once.
+    Spsa,
+}
+
+/// The options that decide a run's games: fixed by the state directory once it has started.
+const RUN_OPTIONS: [&str; 12] = [
+    "method",
+    "params",
+    "base",
+    "game",
+    "tc",
+    "depth",
+    "openings",
+    "opening_stones",
+    "seed",
+    "iterations",
+    "games_per_step",
+    "r_end",
+];
+
+#[derive(Args)]
+pub struct TuneArgs {
+    /// The state directory: the run's settings, every finished game, the history, the best
+    /// set and the plot. A new run needs one without a run in it.
+    #[arg(long, value_name = "DIR")]
+    state: PathBuf,
+    /// Continue the run in `--state DIR` where it stopped (its settings are the stored ones).
+    #[arg(long, conflicts_with_all = RUN_OPTIONS)]
+    resume: bool,
+    /// The tuning method.
+    #[arg(long, value_enum, default_value = "spsa")]
+    method: MethodArg,
+    /// The SPEC: a JSON file naming the parameter-file keys to tune (`own[5]`,
+    /// `tempo[1].opponent[3]`, `width`) with their bounds and step,
+    /// `{"own[5]": {"min": 20, "max": 120, "step": 6}}` (docs/tune.md).
+    #[arg(long, value_name = "SPEC", required_unless_present = "resume")]
+    params: Option<PathBuf>,
+    /// The parameter file the tune starts from (keys left out: the game's built-in set).
+    #[arg(long, value_name = "FILE")]
+    base: Option<PathBuf>,
+    /// The game (connect6, or a game of five with one stone a move).
+    #[arg(long, default_value = "connect6", value_parser = super::parse_game)]
+    game: Game,
+    /// Seconds a move (`S`) or a game clock (`BASE+INC`), as `cpbim match --tc` (default
+    /// 0.1 s a move).
+    #[arg(long, value_name = "S|BASE+INC", conflicts_with = "depth")]
+    tc: Option<String>,
+    /// Both engines search to this depth in whole moves instead of a time control (the same
+    /// game every time from the same opening and parameters).
+    #[arg(long, value_name = "D")]
+    depth: Option<u32>,
+    /// Where games start: `named`, `data` (connect6's real games) or a file, as `cpbim match
+    /// --openings` (default: `data` for connect6, `named` otherwise).
+    #[arg(long, value_name = "SPEC")]
+    openings: Option<String>,
+    /// Stones of each opening taken from the real games (`--openings data`).
+    #[arg(long, default_value_t = 3, value_name = "N")]
+    opening_stones: usize,
+    /// The seed of every random choice (perturbation signs, rounding).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Iterations (SPSA: one game pair or more each).
+    #[arg(long, default_value_t = 200, value_name = "N")]
+    iterations: u64,
+    /// Games per iteration (SPSA: θ+ against θ−, an even number: each opening with both
+    /// colours).
+    #[arg(long, default_value_t = 2, value_name = "N")]
+    games_per_step: usize,
+    /// SPSA's learning rate at the end, per step² (OpenBench: 0.002, made for tens of
+    /// thousands of games; shorter runs need more).
+    #[arg(long, default_value_t = tune::spsa::R_END, value_name = "R")]
+    r_end: f64,
+    /// Games played at the same time (the run's games are the same whatever this is).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    concurrency: usize,
+}
+
+pub fn run(args: &TuneArgs) -> Result<()> {
+    // SAFETY: setting a signal disposition before this command starts any thread (as
+    // `match`: an engine that exits must not take the tuner with it).
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+    let dir = &args.state;
+    let settings_path = dir.join("tune.json");
+    let settings = if args.resume {
+        let text = cpbim::files::read_text(&settings_path, 64 << 20)
+            .with_context(|| format!("--resume: {} holds no run to continue", dir.display()))?;
+        serde_json::from_str::<Settings>(&text)
+            .with_context(|| format!("{}", settings_path.display()))?
+    } else {
+        if settings_path.exists() {
+            super::usage!(
+                "--state {}: it holds a run already; add --resume to continue it, or give another directory",
+                dir.display()
+            );
+        }
+        let settings = new_settings(args)?;
+        std::fs::create_dir_all(dir).with_context(|| format!("--state {}", dir.display()))?;
+        cpbim::files::write(
+            &settings_path,
+            serde_json::to_string_pretty(&settings)? + "\n",
+        )?;
+        settings
+    };
+    let game: Game = settings.game.parse().map_err(anyhow::Error::msg)?;
+    let spec = spec_of(&settings, &game)?;
+    let openings = cpbim::matches::openings::from_text(&settings.openings.join("\n"), &game)
+        .map_err(|e| anyhow::anyhow!("the run's openings: {e}"))?;
+    let wire = Wire::for_game(&game).map_err(anyhow::Error::msg)?;
+    let time = match &settings.tc {
+        Some(tc) => TimeControl::parse(tc).map_err(|e| super::usage_error(format!("--tc {e}")))?,
+        None => TimeControl::None,
+    };
+    let rules = Rules { game, wire, time };
+    let engine_line = engine_command(&settings, wire, time)?;
+    let engine = |path: &Path| engine_line.replace("{PARAMS}", &shell_quoted(path));
+    let first = engine(&base_file(dir, &spec)?);
+    super::r#match::check_engines(&[first.clone(), first])?;
+    let run = tune::Run {
+        settings: &settings,
+        spec: &spec,
+        openings: &openings,
+        rules: &rules,
+        dir,
+        engine: &engine,
+        concurrency: limits::per_core("concurrency", Some(args.concurrency)),
+    };
+    super::interrupt::soften();
+    eprintln!(
+        "tune: {} of {} over {}, {} iterations of {} games, concurrency {}, state {}",
+        settings.method.name(),
+        cpbim::text::counted(spec.knobs.len() as u64, "parameter"),
+        game,
+        settings.rounds,
+        settings.games_per_step,
+        run.concurrency,
+        dir.display()
+    );
+    let columns = tune::method_for(&settings, &spec).columns();
+    let started = Instant::now();
+    let mut played_rounds = 0u64;
+    let mut after = |r: u64, history: &[tune::Step], replayed: bool| -> Result<()> {
+        let last = r + 1 == settings.rounds;
+        if !replayed {
+            played_rounds += 1;
+            eprintln!(
+                "{}",
+                round_line(&spec, &settings, r, history, started, played_rounds)
+            );
+        }
+        if !replayed || last {
+            let title = format!("cpbim tune: {}, {}", settings.method.name(), game);
+            plot::write_outputs(dir, &spec, &columns, history, &title)?;
+        }
+        Ok(())
+    };
+    let report = |_: &tune::Report| {};
+    let ended = tune::drive(&run, &STOP, &report, &mut after)?;
+    if ended == tune::Ended::Stopped || stopped() {
+        eprintln!(
+            "stopped: every finished game is in {}; `cpbim tune --state {} --resume` continues",
+            dir.join("games.csv").display(),
+            dir.display()
+        );
+        return Ok(());
+    }
+    outln!("best: {}", dir.join("best.json").display())?;
+    outln!(
+        "confirm it: cpbim match --game {game} --engine \"cpbim engine --protocol {} --params {} {}\" --engine \"cpbim engine --protocol {} {}\" --sprt 0,10,0.05,0.05 --concurrency 2{}",
+        protocol_name(wire),
+        dir.join("best.json").display(),
+        time_flags(&settings, time),
+        protocol_name(wire),
+        time_flags(&settings, time),
+        settings.tc.as_ref().map(|t| format!(" --tc {t}")).unwrap_or_default()
+    )?;
+    Ok(())
+}
+
+/// The settings of a new run from the command line.
+fn new_settings(args: &TuneArgs) -> Result<Settings> {
+    let game = args.game;
+    let read = |path: &Path, what: &str| {
+        cpbim::files::read_text(path, 1 << 20).with_context(|| format!("{what} {}", path.display()))
+    };
+    let spec_path = args.params.as_deref().expect("clap: --params or --resume");
+    let spec: serde_json::Value = serde_json::from_str(&read(spec_path, "--params")?)
+        .with_context(|| format!("--params {}", spec_path.display()))?;
+    let base_text = args
+        .base
+        .as_deref()
+        .map(|p| read(p, "--base"))
+        .transpose()?;
+    let base = Tuning::read(base_text, None)
+        .map_err(|e| super::usage_error(format!("--base: {e}")))?
+        .for_game(&game);
+    if args.games_per_step < 2 || args.games_per_step % 2 == 1 {
+        super::usage!(
+            "--games-per-step: give an even number, 2 or more (each opening with both colours)"
+        );
+    }
+    if args.iterations == 0 {
+        super::usage!("--iterations: give 1 or more");
+    }
+    if !(args.r_end.is_finite() && args.r_end > 0.0) {
+        super::usage!("--r-end: give a number above 0");
+    }
+    let spec_obj = Spec::parse(&spec.to_string(), &base)
+        .map_err(|e| super::usage_error(format!("--params {}: {e}", spec_path.display())))?;
+    drop(spec_obj);
+    let default_openings = if game.is_connect6() { "data" } else { "named" };
+    let openings = super::r#match::read_openings(
+        args.openings.as_deref().unwrap_or(default_openings),
+        args.opening_stones,
+        &game,
+    )?;
+    let tc = match (&args.tc, args.depth) {
+        (Some(tc), _) => Some(tc.clone()),
+        (None, Some(_)) => None,
+        (None, None) => Some("0.1".to_string()),
+    };
+    if let Some(tc) = &tc {
+        TimeControl::parse(tc).map_err(|e| super::usage_error(format!("--tc {e}")))?;
+    }
+    let depth = args
+        .depth
+        .map(cpbim::limits::engine_depth)
+        .transpose()
+        .map_err(super::usage_error)?;
+    Ok(Settings {
+        method: match args.method {
+            MethodArg::Spsa => MethodName::Spsa,
+        },
+        game: game.to_string(),
+        spec,
+        base: serde_json::to_value(&base)?,
+        tc,
+        depth,
+        openings: openings
+            .iter()
+            .map(|o| {
+                o.stones
+                    .iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect(),
+        seed: args.seed,
+        rounds: args.iterations,
+        games_per_step: args.games_per_step,
+        r_end: args.r_end,
+    })
+}
+
+/// The run's SPEC over its stored base set.
+fn spec_of(settings: &Settings, game: &Game) -> Result<Spec> {
+    let base = Tuning::read(Some(settings.base.to_string()), None)
+        .map_err(|e| anyhow::anyhow!("the run's base set: {e}"))?
+        .for_game(game);
+    Spec::parse(&settings.spec.to_string(), &base)
+        .map_err(|e| anyhow::anyhow!("the run's SPEC: {e}"))
+}
+
+/// The base set written as `DIR/candidates/base.json` (for the engines' start check).
+fn base_file(dir: &Path, spec: &Spec) -> Result<PathBuf> {
+    let path = dir.join("candidates").join("base.json");
+    std::fs::create_dir_all(dir.join("candidates"))?;
+    cpbim::files::write(&path, plot::best_json(spec, &spec.start()))?;
+    Ok(path)
+}
+
+fn protocol_name(wire: Wire) -> &'static str {
+    match wire {
+        Wire::Cloudict => "cloudict",
+        Wire::Gomocup => "gomocup",
+    }
+}
+
+/// The engine's options for the run's time control or depth.
+fn time_flags(settings: &Settings, time: TimeControl) -> String {
+    match (settings.depth, time) {
+        (Some(d), _) => format!("--depth {d}"),
+        (None, TimeControl::PerMove(t)) => format!("--time {}", t.as_secs_f64()),
+        (None, TimeControl::Game { base, increment }) => format!(
+            "--game-time {} --increment {}",
+            base.as_secs_f64() * 0.9,
+            increment.as_secs_f64()
+        ),
+        (None, TimeControl::None) => String::new(),
+    }
+}
+
+/// This program as an engine, with `{PARAMS}` where the parameter file goes.
+fn engine_command(settings: &Settings, wire: Wire, time: TimeControl) -> Result<String> {
+    let me = std::env::current_exe().context("finding this program")?;
+    Ok(format!(
+        "{} engine --protocol {} --game {} --params {{PARAMS}} {}",
+        shell_quoted(&me),
+        protocol_name(wire),
+        settings.game,
+        time_flags(settings, time)
+    ))
+}
+
+/// `path` in single quotes for `sh -c`.
+fn shell_quoted(path: &Path) -> String {
+    format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
+}
+
+/// `round 3/200: θ+ 1.5/2; own[5] 52.1, …; 6 games in 9 s, 2,400 games/h, 10 min left`.
+fn round_line(
+    spec: &Spec,
+    settings: &Settings,
+    r: u64,
+    history: &[tune::Step],
+    started: Instant,
+    played_rounds: u64,
+) -> String {
+    let step = &history[history.len() - 1];
+    let values: Vec<String> = spec
+        .knobs
+        .iter()
+        .zip(&step.values)
+        .take(6)
+        .map(|(k, v)| format!("{} {v:.1}", k.key))
+        .collect();
+    let more = if spec.knobs.len() > 6 { ", …" } else { "" };
+    let secs = started.elapsed().as_secs_f64().max(1e-3);
+    let games = played_rounds as f64 * settings.games_per_step as f64;
+    let left = (settings.rounds - r - 1) as f64 * secs / played_rounds as f64;
+    format!(
+        "round {}/{}: score {:.2}; {}{more}; {:.0} games/h, {} left",
+        r + 1,
+        settings.rounds,
+        step.score,
+        values.join(", "),
+        games * 3600.0 / secs,
+        short_duration(left)
+    )
+}
+
+/// `45 s`, `12 min`, `3.2 h`.
+fn short_duration(secs: f64) -> String {
+    if secs < 90.0 {
+        format!("{secs:.0} s")
+    } else if secs < 5400.0 {
+        format!("{:.0} min", secs / 60.0)
+    } else {
+        format!("{:.1} h", secs / 3600.0)
+    }
+}

@@ -1,0 +1,274 @@
+//! Tuning the engine's parameters by playing it (docs/tune.md, docs/design/tune.md).
+//!
+//! A method ([`Method`]) is a deterministic function from its seed and the results of the
+//! rounds so far to the next [`Round`]: candidate parameter sets and the games between them.
+//! The driver ([`drive`]) plays each round's games through the match runner, logs every
+//! finished game in the state directory, and on `--resume` replays the log: rounds whose games
+//! are all logged are recomputed, not played, so a stop loses only the games in flight.
+
+pub mod log;
+pub mod plot;
+pub mod spec;
+pub mod spsa;
+
+use crate::matches::openings::Opening;
+use crate::matches::{play_game, Rules};
+use log::{GameLog, Logged};
+use serde::{Deserialize, Serialize};
+use spec::Spec;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// The tuning methods.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MethodName {
+    /// Simultaneous perturbation stochastic approximation (OpenBench's schedule).
+    Spsa,
+}
+
+impl MethodName {
+    /// Its name on the command line: `spsa`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MethodName::Spsa => "spsa",
+        }
+    }
+}
+
+/// Everything that decides a run's games, kept in `DIR/tune.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// The method.
+    pub method: MethodName,
+    /// The game (`connect6`, `gomoku`, …).
+    pub game: String,
+    /// The SPEC: the tuned parameters with their bounds and steps.
+    pub spec: serde_json::Value,
+    /// The whole base parameter set the tune starts from.
+    pub base: serde_json::Value,
+    /// The time control of `cpbim match --tc` (none with `depth`).
+    pub tc: Option<String>,
+    /// A fixed alpha-beta depth for both engines instead of a time control.
+    pub depth: Option<u32>,
+    /// The openings, stone lists in play order.
+    pub openings: Vec<String>,
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// Rounds in all (SPSA: iterations).
+    pub rounds: u64,
+    /// Games of one round (SPSA: θ+ against θ−; an even number, both colours per opening).
+    pub games_per_step: usize,
+    /// SPSA: the learning rate's end value r_end (OpenBench's 0.002 by default).
+    pub r_end: f64,
+}
+
+/// One side of a game: a candidate of the round.
+pub type Side = usize;
+
+/// One game of a round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    /// The two candidates; the game's score is counted for `sides[0]`.
+    pub sides: [Side; 2],
+    /// Which of `sides` has black (0 or 1).
+    pub black: usize,
+    /// The opening's index in the run's openings.
+    pub opening: usize,
+}
+
+/// A round: candidate parameter sets (whole numbers, in SPEC order) and the games among them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Round {
+    /// The candidates' tuned values.
+    pub candidates: Vec<Vec<i64>>,
+    /// The games.
+    pub games: Vec<Pairing>,
+}
+
+/// What a round changed, for the history.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// The method's current best values after the round (unrounded).
+    pub values: Vec<f64>,
+    /// The round's score: the points of `sides[0]` over the games, as a fraction.
+    pub score: f64,
+    /// The method's own columns ([`Method::columns`]).
+    pub extra: Vec<f64>,
+}
+
+/// A tuning method.
+pub trait Method {
+    /// The games of round `r` (from 0).
+    fn round(&mut self, r: u64) -> Round;
+    /// The results of the round last asked for: the score of each game's `sides[0]`.
+    fn finish(&mut self, round: &Round, scores: &[f64]) -> Step;
+    /// The method's own history columns.
+    fn columns(&self) -> Vec<&'static str>;
+}
+
+/// A method for `settings` over `spec`.
+pub fn method_for(settings: &Settings, spec: &Spec) -> Box<dyn Method + Send> {
+    match settings.method {
+        MethodName::Spsa => Box::new(spsa::Spsa::new(spec, settings)),
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ended {
+    /// Every round done.
+    Done,
+    /// Stopped by the flag; the rounds done so far are in the history.
+    Stopped,
+}
+
+/// What the driver needs besides the settings.
+pub struct Run<'a> {
+    /// The settings.
+    pub settings: &'a Settings,
+    /// The SPEC read over the base.
+    pub spec: &'a Spec,
+    /// The openings.
+    pub openings: &'a [Opening],
+    /// The game and time control.
+    pub rules: &'a Rules,
+    /// The state directory.
+    pub dir: &'a Path,
+    /// The command line of candidate `i` with the parameter file `path`.
+    pub engine: &'a (dyn Fn(&Path) -> String + Sync),
+    /// Games at the same time.
+    pub concurrency: usize,
+}
+
+/// A game as it ends, for progress reports.
+pub struct Report<'a> {
+    /// The round (from 0).
+    pub round: u64,
+    /// Games of the round finished (logged ones included).
+    pub done: usize,
+    /// Games of the round.
+    pub of: usize,
+    /// The game just logged.
+    pub game: &'a Logged,
+}
+
+/// The candidate files of a round: `DIR/candidates/I.json`.
+fn candidate_path(dir: &Path, i: usize) -> PathBuf {
+    dir.join("candidates").join(format!("{i}.json"))
+}
+
+/// What the driver calls after each round: its index, the history so far, and whether the
+/// round was replayed from the log (not played).
+pub type AfterRound<'a> = dyn FnMut(u64, &[Step], bool) -> anyhow::Result<()> + 'a;
+
+/// Play every round of `run` not yet in the log, replaying the logged ones; `report` sees
+/// each game as it ends, `after` each round's history (with whether it was replayed).
+pub fn drive(
+    run: &Run,
+    stop: &AtomicBool,
+    report: &(dyn Fn(&Report) + Sync),
+    after: &mut AfterRound,
+) -> anyhow::Result<Ended> {
+    let log = GameLog::open(run.dir)?;
+    let mut method = method_for(run.settings, run.spec);
+    let mut history = Vec::new();
+    std::fs::create_dir_all(run.dir.join("candidates"))?;
+    for r in 0..run.settings.rounds {
+        let round = method.round(r);
+        let mut scores: Vec<Option<f64>> = vec![None; round.games.len()];
+        for g in log.round(r) {
+            let Some(p) = round.games.get(g.game) else {
+                anyhow::bail!("games.csv: round {} has no game {}", r + 1, g.game + 1);
+            };
+            if (p.sides, p.black, p.opening) != (g.sides, g.black, g.opening) {
+                anyhow::bail!(
+                    "games.csv: game {} of round {} is not this run's (another seed or SPEC?)",
+                    g.game + 1,
+                    r + 1
+                );
+            }
+            scores[g.game] = Some(g.score);
+        }
+        let replayed = scores.iter().all(Option::is_some);
+        if !replayed {
+            play_round(run, &log, r, &round, &mut scores, stop, report)?;
+            if scores.iter().any(Option::is_none) {
+                return Ok(Ended::Stopped);
+            }
+        }
+        let scores: Vec<f64> = scores.into_iter().map(|s| s.unwrap_or(0.5)).collect();
+        history.push(method.finish(&round, &scores));
+        after(r, &history, replayed)?;
+    }
+    Ok(Ended::Done)
+}
+
+/// Play the games of round `r` missing from `scores`, `run.concurrency` at once, each logged
+/// as it ends.
+fn play_round(
+    run: &Run,
+    log: &GameLog,
+    r: u64,
+    round: &Round,
+    scores: &mut [Option<f64>],
+    stop: &AtomicBool,
+    report: &(dyn Fn(&Report) + Sync),
+) -> anyhow::Result<()> {
+    let mut commands = Vec::new();
+    for (i, values) in round.candidates.iter().enumerate() {
+        let path = candidate_path(run.dir, i);
+        let json = serde_json::to_string_pretty(&run.spec.json(values))?;
+        crate::files::write(&path, json + "\n")?;
+        commands.push((run.engine)(&path));
+    }
+    let missing: Vec<usize> = (0..scores.len()).filter(|&i| scores[i].is_none()).collect();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(scores.len() - missing.len());
+    let results: Mutex<Vec<(usize, f64)>> = Mutex::new(Vec::new());
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    std::thread::scope(|s| {
+        for _ in 0..run.concurrency.clamp(1, missing.len().max(1)) {
+            s.spawn(|| loop {
+                if stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let Some(&g) = missing.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                    return;
+                };
+                let p = round.games[g];
+                let cmds = [commands[p.sides[0]].as_str(), commands[p.sides[1]].as_str()];
+                let opening = &run.openings[p.opening].stones;
+                let Some(played) = play_game(run.rules, cmds, p.black, opening, stop) else {
+                    return;
+                };
+                let logged = Logged::of(r, g, &p, &played);
+                if let Err(e) = log.append(&logged) {
+                    *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.into());
+                    stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+                results
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((g, logged.score));
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                report(&Report {
+                    round: r,
+                    done: n,
+                    of: scores.len(),
+                    game: &logged,
+                });
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e.context("games.csv: a finished game could not be logged"));
+    }
+    for (g, score) in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        scores[g] = Some(score);
+    }
+    Ok(())
+}

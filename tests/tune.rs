@@ -1,0 +1,264 @@
+//! `cpbim tune` through the binary: runs at a fixed depth are the same run every time, a run
+//! whose log lost games resumes to the same history, a signal stops it promptly with every
+//! finished game kept, and bad SPECs are refused with the key named.
+
+mod common;
+
+use common::binary::cpbim;
+use std::path::{Path, PathBuf};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cpbim-tune-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const SPEC: &str = r#"{"own[5]": {"min": 20, "max": 120, "step": 6},
+  "opponent[5]": {"min": 0, "max": 60, "step": 3},
+  "attack[7]": {"min": 100, "max": 260, "step": 8}}"#;
+
+fn spec_file(dir: &Path) -> String {
+    let path = dir.join("spec.json");
+    std::fs::write(&path, SPEC).unwrap();
+    path.display().to_string()
+}
+
+/// A tune of 4 iterations of 2 games at depth 1 (deterministic) into `state`.
+fn depth_one_run(dir: &Path, state: &Path, extra: &[&str]) -> common::binary::Out {
+    let spec = spec_file(dir);
+    let state = state.display().to_string();
+    let mut args = vec![
+        "tune",
+        "--params",
+        &spec,
+        "--state",
+        &state,
+        "--depth",
+        "1",
+        "--iterations",
+        "4",
+        "--r-end",
+        "0.2",
+        "--seed",
+        "5",
+    ];
+    args.extend_from_slice(extra);
+    cpbim(&args, b"", &[])
+}
+
+fn read(path: PathBuf) -> String {
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn a_fixed_depth_tune_is_the_same_run_twice_and_its_history_follows_its_games() {
+    let dir = scratch("twice");
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let o = depth_one_run(&dir, &a, &[]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stdout.contains("best.json"), "{}", o.stdout);
+    let o = depth_one_run(&dir, &b, &["--concurrency", "2"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    for file in ["games.csv", "history.csv", "best.json"] {
+        let (x, y) = (read(a.join(file)), read(b.join(file)));
+        // The games' order in the log may differ with two at once; their set may not.
+        let sorted = |t: &str| {
+            let mut v: Vec<String> = t.lines().map(String::from).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(sorted(&x), sorted(&y), "{file}");
+    }
+    let games = read(a.join("games.csv"));
+    assert_eq!(games.lines().count(), 1 + 4 * 2, "{games}");
+    // Each history row's score is the mean of its round's logged scores.
+    let history = read(a.join("history.csv"));
+    for (r, row) in history.lines().skip(1).enumerate() {
+        let score: f64 = row.split(',').nth(1).unwrap().parse().unwrap();
+        let logged: Vec<f64> = games
+            .lines()
+            .skip(1)
+            .filter(|l| l.starts_with(&format!("{},", r + 1)))
+            .map(|l| l.split(',').nth(6).unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(logged.len(), 2);
+        assert!(
+            (score - logged.iter().sum::<f64>() / 2.0).abs() < 1e-9,
+            "{row}"
+        );
+    }
+    // best.json is a parameter file the engine takes, with the last row's values.
+    let best = read(a.join("best.json"));
+    let p = cpbim::engine::Params::from_json(&best).expect("a parameter file");
+    let last: Vec<f64> = history
+        .lines()
+        .last()
+        .unwrap()
+        .split(',')
+        .skip(5)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert_eq!(
+        [p.own[5], p.opponent[5], p.attack[7]].map(f64::from),
+        [last[0].round(), last[1].round(), last[2].round()]
+    );
+}
+
+#[test]
+fn a_log_that_lost_games_resumes_to_the_same_history() {
+    let dir = scratch("resume");
+    let whole = dir.join("whole");
+    assert_eq!(depth_one_run(&dir, &whole, &[]).code, 0);
+    // A copy that stopped after 3 games, with half a line written, and no outputs yet.
+    let cut = dir.join("cut");
+    std::fs::create_dir_all(&cut).unwrap();
+    std::fs::copy(whole.join("tune.json"), cut.join("tune.json")).unwrap();
+    let games = read(whole.join("games.csv"));
+    let kept: Vec<&str> = games.lines().take(4).collect();
+    std::fs::write(cut.join("games.csv"), kept.join("\n") + "\n3,1,0,1,0").unwrap();
+    let o = cpbim(
+        &["tune", "--state", &cut.display().to_string(), "--resume"],
+        b"",
+        &[],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    // Only the missing games were played: rounds 2 (its second game), 3 and 4.
+    assert_eq!(o.stderr.matches("round ").count(), 3, "{}", o.stderr);
+    for file in ["history.csv", "best.json"] {
+        assert_eq!(read(whole.join(file)), read(cut.join(file)), "{file}");
+    }
+    let resumed = read(cut.join("games.csv"));
+    assert!(resumed.starts_with(&(kept.join("\n") + "\n")), "{resumed}");
+    assert_eq!(resumed.lines().count(), games.lines().count(), "{resumed}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_signal_stops_a_tune_at_once_and_resume_finishes_it() {
+    let dir = scratch("signal");
+    let spec = spec_file(&dir);
+    let state = dir.join("state").display().to_string();
+    let args = [
+        "tune",
+        "--params",
+        &spec,
+        "--state",
+        &state,
+        "--tc",
+        "0.05",
+        "--iterations",
+        "8",
+        "--concurrency",
+        "2",
+    ];
+    let (o, took) =
+        common::binary::signalled(&args, std::time::Duration::from_secs(2), libc::SIGINT);
+    assert_eq!(o.code, 130, "{}", o.stderr);
+    assert!(took.as_secs_f64() < 2.0, "took {took:?}");
+    assert!(o.stderr.contains("--resume"), "{}", o.stderr);
+    let before = read(dir.join("state/games.csv"));
+    assert!(before.ends_with('\n'));
+    assert!(before.lines().count() < 1 + 16, "{before}");
+    // Every game logged once, the old ones kept.
+    let o = cpbim(
+        &["tune", "--state", &state, "--resume", "--concurrency", "2"],
+        b"",
+        &[],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let after = read(dir.join("state/games.csv"));
+    assert!(after.starts_with(&before));
+    let mut ids: Vec<(u32, u32)> = after
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let mut f = l.split(',').map(|x| x.parse::<u32>().unwrap());
+            (f.next().unwrap(), f.next().unwrap())
+        })
+        .collect();
+    ids.sort();
+    let expected: Vec<(u32, u32)> = (1..=8).flat_map(|r| [(r, 1), (r, 2)]).collect();
+    assert_eq!(ids, expected);
+    assert_eq!(read(dir.join("state/history.csv")).lines().count(), 9);
+}
+
+#[test]
+fn bad_specs_and_states_are_refused_with_what_is_wrong() {
+    let dir = scratch("refused");
+    let state = dir.join("s").display().to_string();
+    let spec = dir.join("bad.json");
+    for (text, says) in [
+        (r#"{"own[12]": {"min": 0, "max": 9, "step": 1}}"#, "own[12]"),
+        (r#"{"own[5]": {"min": 0, "max": 9, "step": 1}}"#, "outside"),
+        (r#"{"width": {"min": 1, "max": 30, "step": 1}}"#, "bounds"),
+        ("{", "--params"),
+    ] {
+        std::fs::write(&spec, text).unwrap();
+        let o = cpbim(
+            &[
+                "tune",
+                "--params",
+                &spec.display().to_string(),
+                "--state",
+                &state,
+                "--depth",
+                "1",
+            ],
+            b"",
+            &[],
+        );
+        assert!(
+            o.code != 0 && o.stderr.contains(says),
+            "{text}: {}",
+            o.stderr
+        );
+        assert!(!Path::new(&state).join("tune.json").exists());
+    }
+    let good = spec_file(&dir);
+    for (extra, says) in [
+        (&["--games-per-step", "3"][..], "--games-per-step"),
+        (&["--iterations", "0"][..], "--iterations"),
+        (&["--r-end", "0"][..], "--r-end"),
+    ] {
+        let mut args = vec!["tune", "--params", &good, "--state", &state, "--depth", "1"];
+        args.extend_from_slice(extra);
+        let o = cpbim(&args, b"", &[]);
+        assert!(
+            o.code == 2 && o.stderr.contains(says),
+            "{extra:?}: {}",
+            o.stderr
+        );
+    }
+    // --resume needs a run; a new run needs a directory without one.
+    let o = cpbim(&["tune", "--state", &state, "--resume"], b"", &[]);
+    assert!(
+        o.code == 1 && o.stderr.contains("no run to continue"),
+        "{}",
+        o.stderr
+    );
+    let o = cpbim(
+        &[
+            "tune",
+            "--params",
+            &good,
+            "--state",
+            &state,
+            "--depth",
+            "1",
+            "--iterations",
+            "1",
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let o = cpbim(&["tune", "--params", &good, "--state", &state], b"", &[]);
+    assert!(o.code == 2 && o.stderr.contains("--resume"), "{}", o.stderr);
+    let o = cpbim(
+        &["tune", "--state", &state, "--resume", "--depth", "2"],
+        b"",
+        &[],
+    );
+    assert_eq!(o.code, 2, "{}", o.stderr);
+}
