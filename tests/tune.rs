@@ -262,3 +262,81 @@ fn bad_specs_and_states_are_refused_with_what_is_wrong() {
     );
     assert_eq!(o.code, 2, "{}", o.stderr);
 }
+
+#[test]
+fn a_ga_run_is_the_same_run_twice_and_resumes_to_the_same_history() {
+    let dir = scratch("ga");
+    let spec = spec_file(&dir);
+    let run = |state: &Path, extra: &[&str]| {
+        let state = state.display().to_string();
+        let mut args = vec![
+            "tune",
+            "--method",
+            "ga",
+            "--params",
+            &spec,
+            "--state",
+            &state,
+            "--depth",
+            "1",
+            "--iterations",
+            "3",
+            "--population",
+            "4",
+            "--groups",
+            "2",
+            "--seed",
+            "9",
+        ];
+        args.extend_from_slice(extra);
+        cpbim(&args, b"", &[])
+    };
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    assert_eq!(run(&a, &[]).code, 0);
+    assert_eq!(run(&b, &["--concurrency", "2"]).code, 0);
+    let games = read(a.join("games.csv"));
+    // Two groups of 2: one pair each, both colours: 4 games a generation.
+    assert_eq!(games.lines().count(), 1 + 3 * 4, "{games}");
+    let sorted = |t: String| {
+        let mut v: Vec<String> = t.lines().map(String::from).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(sorted(games.clone()), sorted(read(b.join("games.csv"))));
+    assert_eq!(read(a.join("history.csv")), read(b.join("history.csv")));
+    // Each generation's games stay inside its two groups: two pairs, four candidates.
+    for r in 1..=3 {
+        let pairs: std::collections::BTreeSet<(u32, u32)> = games
+            .lines()
+            .skip(1)
+            .filter(|l| l.starts_with(&format!("{r},")))
+            .map(|l| {
+                let f: Vec<u32> = l
+                    .split(',')
+                    .skip(2)
+                    .take(2)
+                    .map(|x| x.parse().unwrap())
+                    .collect();
+                (f[0].min(f[1]), f[0].max(f[1]))
+            })
+            .collect();
+        assert_eq!(pairs.len(), 2, "{pairs:?}");
+        let sides: std::collections::BTreeSet<u32> =
+            pairs.iter().flat_map(|&(x, y)| [x, y]).collect();
+        assert_eq!(sides.len(), 4, "{pairs:?}");
+    }
+    // Cut after the first generation and a half: the resumed run ends the same.
+    let cut = dir.join("cut");
+    std::fs::create_dir_all(&cut).unwrap();
+    std::fs::copy(a.join("tune.json"), cut.join("tune.json")).unwrap();
+    let kept: Vec<&str> = games.lines().take(1 + 6).collect();
+    std::fs::write(cut.join("games.csv"), kept.join("\n") + "\n").unwrap();
+    let o = cpbim(
+        &["tune", "--state", &cut.display().to_string(), "--resume"],
+        b"",
+        &[],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(read(a.join("history.csv")), read(cut.join("history.csv")));
+    assert_eq!(read(a.join("best.json")), read(cut.join("best.json")));
+}

@@ -10,6 +10,7 @@ use cpbim::tune::spec::Spec;
 use cpbim::tune::{self, plot, MethodName, Settings};
 use cpbim::Game;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// The methods, by name.
@@ -17,10 +18,13 @@ use std::time::Instant;
 enum MethodArg {
     /// SPSA with OpenBench's schedule: θ+ against θ−, every parameter perturbed at once.
     Spsa,
+    /// Seed 003's adaptive genetic algorithm: groups, round robins, champions, uniform
+    /// crossover and mutation at adaptive rates.
+    Ga,
 }
 
 /// The options that decide a run's games: fixed by the state directory once it has started.
-const RUN_OPTIONS: [&str; 12] = [
+const RUN_OPTIONS: [&str; 14] = [
     "method",
     "params",
     "base",
@@ -33,6 +37,8 @@ const RUN_OPTIONS: [&str; 12] = [
     "iterations",
     "games_per_step",
     "r_end",
+    "population",
+    "groups",
 ];
 
 #[derive(Args)]
@@ -76,7 +82,7 @@ pub struct TuneArgs {
     /// The seed of every random choice (perturbation signs, rounding).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Iterations (SPSA: one game pair or more each).
+    /// Iterations (SPSA: one game pair or more each; GA: generations).
     #[arg(long, default_value_t = 200, value_name = "N")]
     iterations: u64,
     /// Games per iteration (SPSA: θ+ against θ−, an even number: each opening with both
@@ -87,6 +93,13 @@ pub struct TuneArgs {
     /// thousands of games; shorter runs need more).
     #[arg(long, default_value_t = tune::spsa::R_END, value_name = "R")]
     r_end: f64,
+    /// GA: individuals in the population (4 or more).
+    #[arg(long, default_value_t = 20, value_name = "M")]
+    population: usize,
+    /// GA: groups the population is split into at random each generation, a round robin in
+    /// each (2 or more, at most half the population).
+    #[arg(long, default_value_t = 4, value_name = "N")]
+    groups: usize,
     /// Games played at the same time (the run's games are the same whatever this is).
     #[arg(long, default_value_t = 1, value_name = "N")]
     concurrency: usize,
@@ -145,26 +158,45 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         concurrency: limits::per_core("concurrency", Some(args.concurrency)),
     };
     super::interrupt::soften();
+    let rounds = match settings.method {
+        MethodName::Spsa => format!(
+            "{} of {}",
+            cpbim::text::counted(settings.rounds, "iteration"),
+            cpbim::text::counted(settings.games_per_step as u64, "game")
+        ),
+        MethodName::Ga => format!(
+            "{}, population {} in {} groups",
+            cpbim::text::counted(settings.rounds, "generation"),
+            settings.population,
+            settings.groups
+        ),
+    };
     eprintln!(
-        "tune: {} of {} over {}, {} iterations of {} games, concurrency {}, state {}",
+        "tune: {} of {} over {}, {rounds}, concurrency {}, state {}",
         settings.method.name(),
         cpbim::text::counted(spec.knobs.len() as u64, "parameter"),
         game,
-        settings.rounds,
-        settings.games_per_step,
         run.concurrency,
         dir.display()
     );
     let columns = tune::method_for(&settings, &spec).columns();
     let started = Instant::now();
     let mut played_rounds = 0u64;
+    let games_played = std::sync::atomic::AtomicU64::new(0);
     let mut after = |r: u64, history: &[tune::Step], replayed: bool| -> Result<()> {
         let last = r + 1 == settings.rounds;
         if !replayed {
             played_rounds += 1;
             eprintln!(
                 "{}",
-                round_line(&spec, &settings, r, history, started, played_rounds)
+                round_line(
+                    &spec,
+                    &settings,
+                    r,
+                    history,
+                    started,
+                    (played_rounds, games_played.load(Ordering::Relaxed))
+                )
             );
         }
         if !replayed || last {
@@ -173,7 +205,9 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         }
         Ok(())
     };
-    let report = |_: &tune::Report| {};
+    let report = |_: &tune::Report| {
+        games_played.fetch_add(1, Ordering::Relaxed);
+    };
     let ended = tune::drive(&run, &STOP, &report, &mut after)?;
     if ended == tune::Ended::Stopped || stopped() {
         eprintln!(
@@ -218,6 +252,11 @@ fn new_settings(args: &TuneArgs) -> Result<Settings> {
             "--games-per-step: give an even number, 2 or more (each opening with both colours)"
         );
     }
+    if args.method == MethodArg::Ga
+        && (args.population < 4 || args.groups < 2 || args.groups > args.population / 2)
+    {
+        super::usage!("--population and --groups: give 4 or more individuals and 2 or more groups of at least 2 (--population {}, --groups {})", args.population, args.groups);
+    }
     if args.iterations == 0 {
         super::usage!("--iterations: give 1 or more");
     }
@@ -249,6 +288,7 @@ fn new_settings(args: &TuneArgs) -> Result<Settings> {
     Ok(Settings {
         method: match args.method {
             MethodArg::Spsa => MethodName::Spsa,
+            MethodArg::Ga => MethodName::Ga,
         },
         game: game.to_string(),
         spec,
@@ -269,6 +309,8 @@ fn new_settings(args: &TuneArgs) -> Result<Settings> {
         rounds: args.iterations,
         games_per_step: args.games_per_step,
         r_end: args.r_end,
+        population: args.population,
+        groups: args.groups,
     })
 }
 
@@ -327,15 +369,17 @@ fn shell_quoted(path: &Path) -> String {
     format!("'{}'", path.display().to_string().replace('\'', r"'\''"))
 }
 
-/// `round 3/200: θ+ 1.5/2; own[5] 52.1, …; 6 games in 9 s, 2,400 games/h, 10 min left`.
+/// `round 3/200: score 0.50; own[5] 52.1, …; 2400 games/h, 10 min left` (`played`: the
+/// rounds and games played in this sitting).
 fn round_line(
     spec: &Spec,
     settings: &Settings,
     r: u64,
     history: &[tune::Step],
     started: Instant,
-    played_rounds: u64,
+    played: (u64, u64),
 ) -> String {
+    let (played_rounds, games) = played;
     let step = &history[history.len() - 1];
     let values: Vec<String> = spec
         .knobs
@@ -346,7 +390,7 @@ fn round_line(
         .collect();
     let more = if spec.knobs.len() > 6 { ", …" } else { "" };
     let secs = started.elapsed().as_secs_f64().max(1e-3);
-    let games = played_rounds as f64 * settings.games_per_step as f64;
+    let games = games as f64;
     let left = (settings.rounds - r - 1) as f64 * secs / played_rounds as f64;
     format!(
         "round {}/{}: score {:.2}; {}{more}; {:.0} games/h, {} left",

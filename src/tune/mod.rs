@@ -6,6 +6,7 @@
 //! finished game in the state directory, and on `--resume` replays the log: rounds whose games
 //! are all logged are recomputed, not played, so a stop loses only the games in flight.
 
+pub mod ga;
 pub mod log;
 pub mod plot;
 pub mod spec;
@@ -26,6 +27,8 @@ use std::sync::Mutex;
 pub enum MethodName {
     /// Simultaneous perturbation stochastic approximation (OpenBench's schedule).
     Spsa,
+    /// The adaptive genetic algorithm of seed 003 (groups, tournaments, champions).
+    Ga,
 }
 
 impl MethodName {
@@ -33,6 +36,7 @@ impl MethodName {
     pub fn name(self) -> &'static str {
         match self {
             MethodName::Spsa => "spsa",
+            MethodName::Ga => "ga",
         }
     }
 }
@@ -63,6 +67,12 @@ pub struct Settings {
     pub games_per_step: usize,
     /// SPSA: the learning rate's end value r_end (OpenBench's 0.002 by default).
     pub r_end: f64,
+    /// GA: individuals in the population.
+    #[serde(default)]
+    pub population: usize,
+    /// GA: groups the population is split into (one champion each).
+    #[serde(default)]
+    pub groups: usize,
 }
 
 /// One side of a game: a candidate of the round.
@@ -113,6 +123,7 @@ pub trait Method {
 pub fn method_for(settings: &Settings, spec: &Spec) -> Box<dyn Method + Send> {
     match settings.method {
         MethodName::Spsa => Box::new(spsa::Spsa::new(spec, settings)),
+        MethodName::Ga => Box::new(ga::Ga::new(spec, settings)),
     }
 }
 

@@ -170,6 +170,8 @@ mod tests {
             rounds,
             games_per_step: 4,
             r_end: 0.05,
+            population: 0,
+            groups: 0,
         }
     }
 
