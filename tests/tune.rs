@@ -340,3 +340,64 @@ fn a_ga_run_is_the_same_run_twice_and_resumes_to_the_same_history() {
     assert_eq!(read(a.join("history.csv")), read(cut.join("history.csv")));
     assert_eq!(read(a.join("best.json")), read(cut.join("best.json")));
 }
+
+#[test]
+fn a_pso_run_is_the_same_run_twice_and_resumes_to_the_same_history() {
+    let dir = scratch("pso");
+    let spec = spec_file(&dir);
+    let run = |state: &Path, extra: &[&str]| {
+        let state = state.display().to_string();
+        let mut args = vec![
+            "tune",
+            "--method",
+            "pso",
+            "--params",
+            &spec,
+            "--state",
+            &state,
+            "--depth",
+            "1",
+            "--iterations",
+            "3",
+            "--population",
+            "2",
+            "--seed",
+            "11",
+        ];
+        args.extend_from_slice(extra);
+        cpbim(&args, b"", &[])
+    };
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    let o = run(&a, &[]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(o.stderr.contains("pso of 3 parameters"), "{}", o.stderr);
+    assert_eq!(run(&b, &["--concurrency", "2"]).code, 0);
+    assert_eq!(read(a.join("history.csv")), read(b.join("history.csv")));
+    let games = read(a.join("games.csv"));
+    // Each particle's position plays its pBest (candidates 0–1 against 2–3) with both colours.
+    for l in games
+        .lines()
+        .skip(1)
+        .filter(|l| l.split(',').nth(3) != Some("4"))
+    {
+        let f: Vec<u32> = l
+            .split(',')
+            .skip(2)
+            .take(2)
+            .map(|x| x.parse().unwrap())
+            .collect();
+        assert_eq!(f[1], f[0] + 2, "{l}");
+    }
+    let cut = dir.join("cut");
+    std::fs::create_dir_all(&cut).unwrap();
+    std::fs::copy(a.join("tune.json"), cut.join("tune.json")).unwrap();
+    let kept: Vec<&str> = games.lines().take(1 + 5).collect();
+    std::fs::write(cut.join("games.csv"), kept.join("\n") + "\n").unwrap();
+    let o = cpbim(
+        &["tune", "--state", &cut.display().to_string(), "--resume"],
+        b"",
+        &[],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(read(a.join("history.csv")), read(cut.join("history.csv")));
+}

@@ -126,7 +126,7 @@ enum Command {
     /// Prove a win that needs threats before the double threats or fours `solve` finds:
     /// threat-space proof search with relevance zones (docs/search.md).
     Prove(prove::ProveArgs),
-    /// Tune the engine's parameters by playing it (SPSA; docs/tune.md).
+    /// Tune the engine's parameters by playing it (SPSA, GA, PSO; docs/tune.md).
     Tune(tune::TuneArgs),
     /// The analysis board in the browser: a local web server with the page and a JSON API.
     Serve(serve::ServeArgs),

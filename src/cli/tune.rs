@@ -21,6 +21,9 @@ enum MethodArg {
     /// Seed 003's adaptive genetic algorithm: groups, round robins, champions, uniform
     /// crossover and mutation at adaptive rates.
     Ga,
+    /// Thesis 000's particle swarm (inertia and constriction), pBest and gBest decided by game
+    /// pairs.
+    Pso,
 }
 
 /// The options that decide a run's games: fixed by the state directory once it has started.
@@ -82,7 +85,8 @@ pub struct TuneArgs {
     /// The seed of every random choice (perturbation signs, rounding).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Iterations (SPSA: one game pair or more each; GA: generations).
+    /// Iterations (SPSA: one game pair or more each; GA: generations; PSO: moves of the
+    /// swarm).
     #[arg(long, default_value_t = 200, value_name = "N")]
     iterations: u64,
     /// Games per iteration (SPSA: θ+ against θ−, an even number: each opening with both
@@ -93,7 +97,7 @@ pub struct TuneArgs {
     /// thousands of games; shorter runs need more).
     #[arg(long, default_value_t = tune::spsa::R_END, value_name = "R")]
     r_end: f64,
-    /// GA: individuals in the population (4 or more).
+    /// GA: individuals in the population (4 or more); PSO: particles in the swarm (2 or more).
     #[arg(long, default_value_t = 20, value_name = "M")]
     population: usize,
     /// GA: groups the population is split into at random each generation, a round robin in
@@ -169,6 +173,11 @@ pub fn run(args: &TuneArgs) -> Result<()> {
             cpbim::text::counted(settings.rounds, "generation"),
             settings.population,
             settings.groups
+        ),
+        MethodName::Pso => format!(
+            "{}, {} particles",
+            cpbim::text::counted(settings.rounds, "iteration"),
+            settings.population
         ),
     };
     eprintln!(
@@ -252,6 +261,9 @@ fn new_settings(args: &TuneArgs) -> Result<Settings> {
             "--games-per-step: give an even number, 2 or more (each opening with both colours)"
         );
     }
+    if args.method == MethodArg::Pso && args.population < 2 {
+        super::usage!("--population: give 2 or more particles");
+    }
     if args.method == MethodArg::Ga
         && (args.population < 4 || args.groups < 2 || args.groups > args.population / 2)
     {
@@ -289,6 +301,7 @@ fn new_settings(args: &TuneArgs) -> Result<Settings> {
         method: match args.method {
             MethodArg::Spsa => MethodName::Spsa,
             MethodArg::Ga => MethodName::Ga,
+            MethodArg::Pso => MethodName::Pso,
         },
         game: game.to_string(),
         spec,

@@ -9,6 +9,7 @@
 pub mod ga;
 pub mod log;
 pub mod plot;
+pub mod pso;
 pub mod spec;
 pub mod spsa;
 
@@ -29,6 +30,8 @@ pub enum MethodName {
     Spsa,
     /// The adaptive genetic algorithm of seed 003 (groups, tournaments, champions).
     Ga,
+    /// Particle swarm optimisation as thesis 000 (pBest and gBest decided by game pairs).
+    Pso,
 }
 
 impl MethodName {
@@ -37,6 +40,7 @@ impl MethodName {
         match self {
             MethodName::Spsa => "spsa",
             MethodName::Ga => "ga",
+            MethodName::Pso => "pso",
         }
     }
 }
@@ -67,7 +71,7 @@ pub struct Settings {
     pub games_per_step: usize,
     /// SPSA: the learning rate's end value r_end (OpenBench's 0.002 by default).
     pub r_end: f64,
-    /// GA: individuals in the population.
+    /// GA: individuals in the population; PSO: particles in the swarm.
     #[serde(default)]
     pub population: usize,
     /// GA: groups the population is split into (one champion each).
@@ -124,6 +128,7 @@ pub fn method_for(settings: &Settings, spec: &Spec) -> Box<dyn Method + Send> {
     match settings.method {
         MethodName::Spsa => Box::new(spsa::Spsa::new(spec, settings)),
         MethodName::Ga => Box::new(ga::Ga::new(spec, settings)),
+        MethodName::Pso => Box::new(pso::Pso::new(spec, settings)),
     }
 }
 
