@@ -233,7 +233,7 @@ fn bad_specs_and_states_are_refused_with_what_is_wrong() {
     // --resume needs a run; a new run needs a directory without one.
     let o = cpbim(&["tune", "--state", &state, "--resume"], b"", &[]);
     assert!(
-        o.code == 1 && o.stderr.contains("no run to continue"),
+        o.code == 1 && o.stderr.contains("holds no run"),
         "{}",
         o.stderr
     );

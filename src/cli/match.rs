@@ -122,7 +122,7 @@ pub fn run(args: &MatchArgs) -> Result<()> {
             }
         };
     let games = run::play(&plan, &STOP, &report);
-    if stopped() {
+    if stopped() && super::interrupt::status().is_some() {
         eprintln!(
             "stopped by a signal after {} games; the games in progress are not counted",
             games.len()

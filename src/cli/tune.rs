@@ -59,7 +59,7 @@ pub struct TuneArgs {
     /// The SPEC: a JSON file naming the parameter-file keys to tune (`own[5]`,
     /// `tempo[1].opponent[3]`, `width`) with their bounds and step,
     /// `{"own[5]": {"min": 20, "max": 120, "step": 6}}` (docs/tune.md).
-    #[arg(long, value_name = "SPEC", required_unless_present = "resume")]
+    #[arg(long, value_name = "SPEC", required_unless_present_any = ["resume", "round_robin"])]
     params: Option<PathBuf>,
     /// The parameter file the tune starts from (keys left out: the game's built-in set).
     #[arg(long, value_name = "FILE")]
@@ -104,6 +104,14 @@ pub struct TuneArgs {
     /// each (2 or more, at most half the population).
     #[arg(long, default_value_t = 4, value_name = "N")]
     groups: usize,
+    /// Seed 003's experiment on the run in `--state DIR`: the best sets after these rounds
+    /// (`50,100,150`; GA: generations) and `--random` random players in one round robin, each
+    /// pair with both colours (its games in `DIR/round-robin/`; run it again to continue).
+    #[arg(long, value_name = "ROUNDS", conflicts_with_all = RUN_OPTIONS, conflicts_with = "resume")]
+    round_robin: Option<String>,
+    /// Random players in the round robin (drawn within the SPEC's bounds).
+    #[arg(long, default_value_t = 2, value_name = "N", requires = "round_robin")]
+    random: usize,
     /// Games played at the same time (the run's games are the same whatever this is).
     #[arg(long, default_value_t = 1, value_name = "N")]
     concurrency: usize,
@@ -116,28 +124,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
-    let dir = &args.state;
-    let settings_path = dir.join("tune.json");
-    let settings = if args.resume {
-        let text = cpbim::files::read_text(&settings_path, 64 << 20)
-            .with_context(|| format!("--resume: {} holds no run to continue", dir.display()))?;
-        serde_json::from_str::<Settings>(&text)
-            .with_context(|| format!("{}", settings_path.display()))?
-    } else {
-        if settings_path.exists() {
-            super::usage!(
-                "--state {}: it holds a run already; add --resume to continue it, or give another directory",
-                dir.display()
-            );
-        }
-        let settings = new_settings(args)?;
-        std::fs::create_dir_all(dir).with_context(|| format!("--state {}", dir.display()))?;
-        cpbim::files::write(
-            &settings_path,
-            serde_json::to_string_pretty(&settings)? + "\n",
-        )?;
-        settings
-    };
+    let settings = load_settings(args)?;
     let game: Game = settings.game.parse().map_err(anyhow::Error::msg)?;
     let spec = spec_of(&settings, &game)?;
     let openings = cpbim::matches::openings::from_text(&settings.openings.join("\n"), &game)
@@ -150,74 +137,97 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     let rules = Rules { game, wire, time };
     let engine_line = engine_command(&settings, wire, time)?;
     let engine = |path: &Path| engine_line.replace("{PARAMS}", &shell_quoted(path));
-    let first = engine(&base_file(dir, &spec)?);
+    let first = engine(&base_file(&args.state, &spec)?);
     super::r#match::check_engines(&[first.clone(), first])?;
+    let robin_dir = args.state.join("round-robin");
     let run = tune::Run {
-        settings: &settings,
         spec: &spec,
         openings: &openings,
         rules: &rules,
-        dir,
+        dir: if args.round_robin.is_some() {
+            &robin_dir
+        } else {
+            &args.state
+        },
         engine: &engine,
         concurrency: limits::per_core("concurrency", Some(args.concurrency)),
     };
     super::interrupt::soften();
-    let rounds = match settings.method {
-        MethodName::Spsa => format!(
-            "{} of {}",
-            cpbim::text::counted(settings.rounds, "iteration"),
-            cpbim::text::counted(settings.games_per_step as u64, "game")
-        ),
-        MethodName::Ga => format!(
-            "{}, population {} in {} groups",
-            cpbim::text::counted(settings.rounds, "generation"),
-            settings.population,
-            settings.groups
-        ),
-        MethodName::Pso => format!(
-            "{}, {} particles",
-            cpbim::text::counted(settings.rounds, "iteration"),
-            settings.population
-        ),
-    };
+    match &args.round_robin {
+        Some(generations) => round_robin(args, &settings, &run, generations),
+        None => tune(&settings, &run, wire, time),
+    }
+}
+
+/// The run's settings: read from the state directory (`--resume`, `--round-robin`), or made
+/// from the command line and written there (a new run).
+fn load_settings(args: &TuneArgs) -> Result<Settings> {
+    let dir = &args.state;
+    let settings_path = dir.join("tune.json");
+    if args.resume || args.round_robin.is_some() {
+        let text = cpbim::files::read_text(&settings_path, 64 << 20)
+            .with_context(|| format!("--state {} holds no run", dir.display()))?;
+        return serde_json::from_str::<Settings>(&text)
+            .with_context(|| format!("{}", settings_path.display()));
+    }
+    if settings_path.exists() {
+        super::usage!(
+            "--state {}: it holds a run already; add --resume to continue it, or give another directory",
+            dir.display()
+        );
+    }
+    let settings = new_settings(args)?;
+    std::fs::create_dir_all(dir).with_context(|| format!("--state {}", dir.display()))?;
+    cpbim::files::write(
+        &settings_path,
+        serde_json::to_string_pretty(&settings)? + "\n",
+    )?;
+    Ok(settings)
+}
+
+/// The tune itself: every round, a progress line each, the outputs rewritten.
+fn tune(settings: &Settings, run: &tune::Run, wire: Wire, time: TimeControl) -> Result<()> {
+    let (spec, dir) = (run.spec, run.dir);
     eprintln!(
-        "tune: {} of {} over {}, {rounds}, concurrency {}, state {}",
+        "tune: {} of {} over {}, {}, concurrency {}, state {}",
         settings.method.name(),
         cpbim::text::counted(spec.knobs.len() as u64, "parameter"),
-        game,
+        settings.game,
+        rounds_text(settings),
         run.concurrency,
         dir.display()
     );
-    let columns = tune::method_for(&settings, &spec).columns();
+    let mut method = tune::method_for(settings, spec);
+    let columns = method.columns();
     let started = Instant::now();
     let mut played_rounds = 0u64;
     let games_played = std::sync::atomic::AtomicU64::new(0);
     let mut after = |r: u64, history: &[tune::Step], replayed: bool| -> Result<()> {
-        let last = r + 1 == settings.rounds;
         if !replayed {
             played_rounds += 1;
+            let played = (played_rounds, games_played.load(Ordering::Relaxed));
             eprintln!(
                 "{}",
-                round_line(
-                    &spec,
-                    &settings,
-                    r,
-                    history,
-                    started,
-                    (played_rounds, games_played.load(Ordering::Relaxed))
-                )
+                round_line(spec, settings, r, history, started, played)
             );
         }
-        if !replayed || last {
-            let title = format!("cpbim tune: {}, {}", settings.method.name(), game);
-            plot::write_outputs(dir, &spec, &columns, history, &title)?;
+        if !replayed || r + 1 == settings.rounds {
+            let title = format!("cpbim tune: {}, {}", settings.method.name(), settings.game);
+            plot::write_outputs(dir, spec, &columns, history, &title)?;
         }
         Ok(())
     };
     let report = |_: &tune::Report| {
         games_played.fetch_add(1, Ordering::Relaxed);
     };
-    let ended = tune::drive(&run, &STOP, &report, &mut after)?;
+    let ended = tune::drive(
+        run,
+        method.as_mut(),
+        settings.rounds,
+        &STOP,
+        &report,
+        &mut after,
+    )?;
     if ended == tune::Ended::Stopped || stopped() {
         eprintln!(
             "stopped: every finished game is in {}; `cpbim tune --state {} --resume` continues",
@@ -227,15 +237,116 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         return Ok(());
     }
     outln!("best: {}", dir.join("best.json").display())?;
+    let flags = time_flags(settings, time);
     outln!(
-        "confirm it: cpbim match --game {game} --engine \"cpbim engine --protocol {} --params {} {}\" --engine \"cpbim engine --protocol {} {}\" --sprt 0,10,0.05,0.05 --concurrency 2{}",
-        protocol_name(wire),
+        "confirm it: cpbim match --game {} --engine \"cpbim engine --protocol {p} --params {} {flags}\" --engine \"cpbim engine --protocol {p} {flags}\" --sprt 0,10,0.05,0.05 --concurrency 2{}",
+        settings.game,
         dir.join("best.json").display(),
-        time_flags(&settings, time),
-        protocol_name(wire),
-        time_flags(&settings, time),
-        settings.tc.as_ref().map(|t| format!(" --tc {t}")).unwrap_or_default()
+        settings.tc.as_ref().map(|t| format!(" --tc {t}")).unwrap_or_default(),
+        p = protocol_name(wire),
     )?;
+    Ok(())
+}
+
+/// `800 iterations of 2 games`, `300 generations, population 20 in 4 groups`, ….
+fn rounds_text(settings: &Settings) -> String {
+    let rounds = |noun| cpbim::text::counted(settings.rounds, noun);
+    match settings.method {
+        MethodName::Spsa => format!(
+            "{} of {}",
+            rounds("iteration"),
+            cpbim::text::counted(settings.games_per_step as u64, "game")
+        ),
+        MethodName::Ga => format!(
+            "{}, population {} in {} groups",
+            rounds("generation"),
+            settings.population,
+            settings.groups
+        ),
+        MethodName::Pso => format!("{}, {} particles", rounds("iteration"), settings.population),
+    }
+}
+
+/// Seed 003's experiment: the best sets of the chosen rounds (from `history.csv`) and random
+/// players in one round robin; points per player on standard output, the table and a plot in
+/// `DIR/round-robin/`.
+fn round_robin(
+    args: &TuneArgs,
+    settings: &Settings,
+    run: &tune::Run,
+    generations: &str,
+) -> Result<()> {
+    let history = cpbim::files::read_text(&args.state.join("history.csv"), 256 << 20)
+        .context("--round-robin: the run's history.csv")?;
+    let rows: Vec<Vec<f64>> = history
+        .lines()
+        .skip(1)
+        .map(|l| {
+            l.split(',')
+                .map(|x| x.parse().unwrap_or(f64::NAN))
+                .collect()
+        })
+        .collect();
+    let knobs = run.spec.knobs.len();
+    let mut chosen = Vec::new();
+    let mut names = Vec::new();
+    for g in generations.split(',') {
+        let n: usize = g.trim().parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
+            super::usage_error(format!(
+                "--round-robin: {g:?} is not a round number (1, 2, …)"
+            ))
+        })?;
+        let row = rows.get(n - 1).ok_or_else(|| {
+            super::usage_error(format!(
+                "--round-robin: the run has {} rounds, not {n}",
+                rows.len()
+            ))
+        })?;
+        chosen.push(row[row.len() - knobs..].to_vec());
+        names.push(format!("round {n}"));
+    }
+    names.extend((1..=args.random).map(|i| format!("random {i}")));
+    let mut method = tune::round_robin::RoundRobin::new(
+        run.spec,
+        chosen,
+        args.random,
+        settings.seed,
+        run.openings.len(),
+    );
+    eprintln!(
+        "round robin: {} players, {} games, concurrency {}, games in {}",
+        names.len(),
+        names.len() * (names.len() - 1),
+        run.concurrency,
+        run.dir.join("games.csv").display()
+    );
+    let mut points = Vec::new();
+    let mut after = |_: u64, history: &[tune::Step], _: bool| -> Result<()> {
+        points = history.last().map(|s| s.extra.clone()).unwrap_or_default();
+        Ok(())
+    };
+    let report = |r: &tune::Report| eprintln!("game {}/{}", r.done, r.of);
+    if tune::drive(run, &mut method, 1, &STOP, &report, &mut after)? == tune::Ended::Stopped {
+        eprintln!("stopped: the same command continues the round robin");
+        return Ok(());
+    }
+    let mut table = String::from("player,points\n");
+    for (name, p) in names.iter().zip(&points) {
+        outln!("{name:>12}  {p:+}")?;
+        table += &format!("{name},{p}\n");
+    }
+    let title = format!(
+        "round robin of the {} run in {}",
+        settings.method.name(),
+        args.state.display()
+    );
+    let mut files = cpbim::files::Staged::new();
+    files.add(&run.dir.join("scores.csv"), table)?;
+    files.add(
+        &run.dir.join("scores.svg"),
+        plot::round_robin_svg(&names, &points, &title)?,
+    )?;
+    files.commit()?;
     Ok(())
 }
 

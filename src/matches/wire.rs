@@ -170,11 +170,14 @@ impl Speaker {
         let line = line.trim();
         match self.wire {
             Wire::Cloudict => {
-                let rest = line.strip_prefix("move")?;
-                if !rest.starts_with(char::is_whitespace) {
+                // `move` and one word: Cloudict's own help text ("move XXXX   - tell the
+                // engine that …", printed at its start) is no answer.
+                let mut words = line.split_whitespace();
+                let (Some("move"), Some(stones), None) = (words.next(), words.next(), words.next())
+                else {
                     return None;
-                }
-                Some(points(rest.trim()).filter(|s| s.iter().all(|&p| self.game.contains(p))))
+                };
+                Some(points(stones).filter(|s| s.iter().all(|&p| self.game.contains(p))))
             }
             Wire::Gomocup => {
                 let (x, y) = line.split_once(',')?;
@@ -197,5 +200,35 @@ impl Speaker {
     /// Gomocup coordinates ([`gomocup::coords`]).
     fn coords(&self, p: Point) -> String {
         gomocup::coords(&self.game, p)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cloudict_answers_are_move_and_one_word() {
+        let s = Speaker {
+            wire: Wire::Cloudict,
+            game: Game::CONNECT6,
+            told: 0,
+        };
+        let j10 = points("JJ").unwrap();
+        assert_eq!(s.parse("move JJ"), Some(Some(j10.clone())));
+        assert_eq!(s.parse("  move   JJ  "), Some(Some(j10)));
+        // Named no point: an answer, and an illegal one.
+        assert_eq!(s.parse("move ZZZZ"), Some(None));
+        assert_eq!(s.parse("move jjkk"), Some(None));
+        // Not answers: Cloudict's help line, words run together, other lines.
+        assert_eq!(
+            s.parse(
+                "            move XXXX   - tell the engine that the opponent take the move XXXX,"
+            ),
+            None
+        );
+        assert_eq!(s.parse("moveJJ"), None);
+        assert_eq!(s.parse("move"), None);
+        assert_eq!(s.parse("VCF node : 1"), None);
     }
 }

@@ -10,6 +10,7 @@ pub mod ga;
 pub mod log;
 pub mod plot;
 pub mod pso;
+pub mod round_robin;
 pub mod spec;
 pub mod spsa;
 
@@ -141,10 +142,8 @@ pub enum Ended {
     Stopped,
 }
 
-/// What the driver needs besides the settings.
+/// Where and how a method's games are played.
 pub struct Run<'a> {
-    /// The settings.
-    pub settings: &'a Settings,
     /// The SPEC read over the base.
     pub spec: &'a Spec,
     /// The openings.
@@ -180,19 +179,21 @@ fn candidate_path(dir: &Path, i: usize) -> PathBuf {
 /// round was replayed from the log (not played).
 pub type AfterRound<'a> = dyn FnMut(u64, &[Step], bool) -> anyhow::Result<()> + 'a;
 
-/// Play every round of `run` not yet in the log, replaying the logged ones; `report` sees
+/// Play the first `rounds` rounds of `method` over `run`, replaying the logged ones and
+/// playing the rest; `report` sees
 /// each game as it ends, `after` each round's history (with whether it was replayed).
 pub fn drive(
     run: &Run,
+    method: &mut dyn Method,
+    rounds: u64,
     stop: &AtomicBool,
     report: &(dyn Fn(&Report) + Sync),
     after: &mut AfterRound,
 ) -> anyhow::Result<Ended> {
-    let log = GameLog::open(run.dir)?;
-    let mut method = method_for(run.settings, run.spec);
-    let mut history = Vec::new();
     std::fs::create_dir_all(run.dir.join("candidates"))?;
-    for r in 0..run.settings.rounds {
+    let log = GameLog::open(run.dir)?;
+    let mut history = Vec::new();
+    for r in 0..rounds {
         let round = method.round(r);
         let mut scores: Vec<Option<f64>> = vec![None; round.games.len()];
         for g in log.round(r) {

@@ -122,3 +122,53 @@ pub fn write_outputs(
     staged.commit()?;
     Ok(())
 }
+
+/// The SVG of a round robin's points per player, one bar each in the players' order.
+pub fn round_robin_svg(names: &[String], points: &[f64], title: &str) -> anyhow::Result<String> {
+    use plotters::prelude::*;
+    let n = names.len().max(1) as u32;
+    let top = points.iter().fold(1.0f64, |m, p| m.max(p.abs())) * 1.15;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (800, 480)).into_drawing_area();
+        root.fill(&WHITE)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(15)
+            .x_label_area_size(45)
+            .y_label_area_size(55)
+            .build_cartesian_2d(
+                (0u32..n.saturating_sub(1).max(1)).into_segmented(),
+                -top..top,
+            )?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(names.len())
+            .x_label_formatter(&|x| match x {
+                SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
+                _ => String::new(),
+            })
+            .y_desc("points (win +1, loss −1, draw 0)")
+            .draw()?;
+        chart.draw_series(points.iter().enumerate().map(|(i, &p)| {
+            let i = i as u32;
+            let color = if names[i as usize].starts_with("random") {
+                RED
+            } else {
+                BLUE
+            };
+            let mut bar = Rectangle::new(
+                [
+                    (SegmentValue::Exact(i), 0.0),
+                    (SegmentValue::Exact(i + 1), p),
+                ],
+                color.mix(0.6).filled(),
+            );
+            bar.set_margin(0, 0, 12, 12);
+            bar
+        }))?;
+        root.present()?;
+    }
+    Ok(svg)
+}
