@@ -401,3 +401,62 @@ fn a_pso_run_is_the_same_run_twice_and_resumes_to_the_same_history() {
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert_eq!(read(a.join("history.csv")), read(cut.join("history.csv")));
 }
+
+#[test]
+fn a_round_robin_of_a_runs_rounds_scores_every_player_and_replays() {
+    let dir = scratch("robin");
+    let state = dir.join("run");
+    assert_eq!(depth_one_run(&dir, &state, &[]).code, 0);
+    let s = state.display().to_string();
+    let robin = |extra: &[&str]| {
+        let mut args = vec![
+            "tune",
+            "--state",
+            &s,
+            "--round-robin",
+            "1,4",
+            "--random",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        cpbim(&args, b"", &[])
+    };
+    let o = robin(&[]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let scores = read(state.join("round-robin/scores.csv"));
+    let rows: Vec<(String, f64)> = scores
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let (name, p) = l.split_once(',').unwrap();
+            (name.to_string(), p.parse().unwrap())
+        })
+        .collect();
+    let names: Vec<&str> = rows.iter().map(|r| r.0.as_str()).collect();
+    assert_eq!(names, ["round 1", "round 4", "random 1"]);
+    // Three pairs with both colours: 6 games, ±1 each, and the points sum to zero.
+    assert_eq!(
+        read(state.join("round-robin/games.csv")).lines().count(),
+        1 + 6
+    );
+    assert_eq!(rows.iter().map(|r| r.1).sum::<f64>(), 0.0);
+    assert!(rows.iter().all(|r| r.1.abs() <= 4.0));
+    assert!(read(state.join("round-robin/scores.svg")).starts_with("<svg"));
+    for (name, p) in &rows {
+        assert!(o.stdout.contains(&format!("{name}  {p:+}")), "{}", o.stdout);
+    }
+    // Again: every game is in the log, nothing is played, the same scores.
+    let again = robin(&[]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(!again.stderr.contains("game 1/6"), "{}", again.stderr);
+    assert_eq!(read(state.join("round-robin/scores.csv")), scores);
+    // Refused: a round the run does not have, and run options beside it.
+    let o = cpbim(&["tune", "--state", &s, "--round-robin", "5"], b"", &[]);
+    assert!(o.code == 2 && o.stderr.contains("4 rounds"), "{}", o.stderr);
+    let o = cpbim(
+        &["tune", "--state", &s, "--round-robin", "1", "--depth", "2"],
+        b"",
+        &[],
+    );
+    assert_eq!(o.code, 2, "{}", o.stderr);
+}
