@@ -263,37 +263,74 @@ fn bad_specs_and_states_are_refused_with_what_is_wrong() {
     assert_eq!(o.code, 2, "{}", o.stderr);
 }
 
+/// `cpbim tune --method METHOD --params SPEC --state STATE --depth 1 --iterations 3 ARGS…`.
+fn method_run(method: &str, spec: &str, state: &Path, args: &[&str]) -> common::binary::Out {
+    let state = state.display().to_string();
+    let mut all = vec![
+        "tune",
+        "--method",
+        method,
+        "--params",
+        spec,
+        "--state",
+        &state,
+        "--depth",
+        "1",
+        "--iterations",
+        "3",
+    ];
+    all.extend_from_slice(args);
+    cpbim(&all, b"", &[])
+}
+
+/// The run in `whole` with its game log cut to the first `games` games resumes to the same
+/// history and best set.
+fn cut_run_resumes_to_the_same_history(dir: &Path, whole: &Path, games: usize) {
+    let cut = dir.join("cut");
+    std::fs::create_dir_all(&cut).unwrap();
+    std::fs::copy(whole.join("tune.json"), cut.join("tune.json")).unwrap();
+    let log = read(whole.join("games.csv"));
+    let kept: Vec<&str> = log.lines().take(1 + games).collect();
+    std::fs::write(cut.join("games.csv"), kept.join("\n") + "\n").unwrap();
+    let o = cpbim(
+        &["tune", "--state", &cut.display().to_string(), "--resume"],
+        b"",
+        &[],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        read(whole.join("history.csv")),
+        read(cut.join("history.csv"))
+    );
+    assert_eq!(read(whole.join("best.json")), read(cut.join("best.json")));
+}
+
+/// The two sides of every logged game of round `r`.
+fn sides_of_round(log: &str, r: u32) -> Vec<(u32, u32)> {
+    log.lines()
+        .skip(1)
+        .filter(|l| l.starts_with(&format!("{r},")))
+        .map(|l| {
+            let f: Vec<u32> = l
+                .split(',')
+                .skip(2)
+                .take(2)
+                .map(|x| x.parse().unwrap())
+                .collect();
+            (f[0], f[1])
+        })
+        .collect()
+}
+
 #[test]
 fn a_ga_run_is_the_same_run_twice_and_resumes_to_the_same_history() {
     let dir = scratch("ga");
     let spec = spec_file(&dir);
-    let run = |state: &Path, extra: &[&str]| {
-        let state = state.display().to_string();
-        let mut args = vec![
-            "tune",
-            "--method",
-            "ga",
-            "--params",
-            &spec,
-            "--state",
-            &state,
-            "--depth",
-            "1",
-            "--iterations",
-            "3",
-            "--population",
-            "4",
-            "--groups",
-            "2",
-            "--seed",
-            "9",
-        ];
-        args.extend_from_slice(extra);
-        cpbim(&args, b"", &[])
-    };
+    let args = ["--population", "4", "--groups", "2", "--seed", "9"];
     let (a, b) = (dir.join("a"), dir.join("b"));
-    assert_eq!(run(&a, &[]).code, 0);
-    assert_eq!(run(&b, &["--concurrency", "2"]).code, 0);
+    assert_eq!(method_run("ga", &spec, &a, &args).code, 0);
+    let concurrent = [&args[..], &["--concurrency", "2"]].concat();
+    assert_eq!(method_run("ga", &spec, &b, &concurrent).code, 0);
     let games = read(a.join("games.csv"));
     // Two groups of 2: one pair each, both colours: 4 games a generation.
     assert_eq!(games.lines().count(), 1 + 3 * 4, "{games}");
@@ -306,100 +343,40 @@ fn a_ga_run_is_the_same_run_twice_and_resumes_to_the_same_history() {
     assert_eq!(read(a.join("history.csv")), read(b.join("history.csv")));
     // Each generation's games stay inside its two groups: two pairs, four candidates.
     for r in 1..=3 {
-        let pairs: std::collections::BTreeSet<(u32, u32)> = games
-            .lines()
-            .skip(1)
-            .filter(|l| l.starts_with(&format!("{r},")))
-            .map(|l| {
-                let f: Vec<u32> = l
-                    .split(',')
-                    .skip(2)
-                    .take(2)
-                    .map(|x| x.parse().unwrap())
-                    .collect();
-                (f[0].min(f[1]), f[0].max(f[1]))
-            })
+        let pairs: std::collections::BTreeSet<(u32, u32)> = sides_of_round(&games, r)
+            .into_iter()
+            .map(|(x, y)| (x.min(y), x.max(y)))
             .collect();
         assert_eq!(pairs.len(), 2, "{pairs:?}");
         let sides: std::collections::BTreeSet<u32> =
             pairs.iter().flat_map(|&(x, y)| [x, y]).collect();
         assert_eq!(sides.len(), 4, "{pairs:?}");
     }
-    // Cut after the first generation and a half: the resumed run ends the same.
-    let cut = dir.join("cut");
-    std::fs::create_dir_all(&cut).unwrap();
-    std::fs::copy(a.join("tune.json"), cut.join("tune.json")).unwrap();
-    let kept: Vec<&str> = games.lines().take(1 + 6).collect();
-    std::fs::write(cut.join("games.csv"), kept.join("\n") + "\n").unwrap();
-    let o = cpbim(
-        &["tune", "--state", &cut.display().to_string(), "--resume"],
-        b"",
-        &[],
-    );
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    assert_eq!(read(a.join("history.csv")), read(cut.join("history.csv")));
-    assert_eq!(read(a.join("best.json")), read(cut.join("best.json")));
+    // Cut after the first generation and a half.
+    cut_run_resumes_to_the_same_history(&dir, &a, 6);
 }
 
 #[test]
 fn a_pso_run_is_the_same_run_twice_and_resumes_to_the_same_history() {
     let dir = scratch("pso");
     let spec = spec_file(&dir);
-    let run = |state: &Path, extra: &[&str]| {
-        let state = state.display().to_string();
-        let mut args = vec![
-            "tune",
-            "--method",
-            "pso",
-            "--params",
-            &spec,
-            "--state",
-            &state,
-            "--depth",
-            "1",
-            "--iterations",
-            "3",
-            "--population",
-            "2",
-            "--seed",
-            "11",
-        ];
-        args.extend_from_slice(extra);
-        cpbim(&args, b"", &[])
-    };
+    let args = ["--population", "2", "--seed", "11"];
     let (a, b) = (dir.join("a"), dir.join("b"));
-    let o = run(&a, &[]);
+    let o = method_run("pso", &spec, &a, &args);
     assert_eq!(o.code, 0, "{}", o.stderr);
     assert!(o.stderr.contains("pso of 3 parameters"), "{}", o.stderr);
-    assert_eq!(run(&b, &["--concurrency", "2"]).code, 0);
+    let concurrent = [&args[..], &["--concurrency", "2"]].concat();
+    assert_eq!(method_run("pso", &spec, &b, &concurrent).code, 0);
     assert_eq!(read(a.join("history.csv")), read(b.join("history.csv")));
+    // Each particle's position plays its pBest (candidates 0–1 against 2–3); a changed pBest
+    // plays gBest (candidate 4).
     let games = read(a.join("games.csv"));
-    // Each particle's position plays its pBest (candidates 0–1 against 2–3) with both colours.
-    for l in games
-        .lines()
-        .skip(1)
-        .filter(|l| l.split(',').nth(3) != Some("4"))
-    {
-        let f: Vec<u32> = l
-            .split(',')
-            .skip(2)
-            .take(2)
-            .map(|x| x.parse().unwrap())
-            .collect();
-        assert_eq!(f[1], f[0] + 2, "{l}");
+    for r in 1..=3 {
+        for (x, y) in sides_of_round(&games, r) {
+            assert!(y == x + 2 || (y == 4 && (2..4).contains(&x)), "{x} {y}");
+        }
     }
-    let cut = dir.join("cut");
-    std::fs::create_dir_all(&cut).unwrap();
-    std::fs::copy(a.join("tune.json"), cut.join("tune.json")).unwrap();
-    let kept: Vec<&str> = games.lines().take(1 + 5).collect();
-    std::fs::write(cut.join("games.csv"), kept.join("\n") + "\n").unwrap();
-    let o = cpbim(
-        &["tune", "--state", &cut.display().to_string(), "--resume"],
-        b"",
-        &[],
-    );
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    assert_eq!(read(a.join("history.csv")), read(cut.join("history.csv")));
+    cut_run_resumes_to_the_same_history(&dir, &a, 5);
 }
 
 #[test]

@@ -210,7 +210,7 @@ impl Method for Ga {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Params;
+    use crate::tune::test_support::{self, spec};
 
     #[test]
     fn the_adaptive_rates_follow_the_paper() {
@@ -224,30 +224,7 @@ mod tests {
     }
 
     fn settings() -> Settings {
-        Settings {
-            method: super::super::MethodName::Ga,
-            game: "connect6".into(),
-            spec: serde_json::Value::Null,
-            base: serde_json::Value::Null,
-            tc: None,
-            depth: Some(1),
-            openings: vec!["J10".into(); 5],
-            seed: 3,
-            rounds: 10,
-            games_per_step: 2,
-            r_end: 0.002,
-            population: 8,
-            groups: 2,
-        }
-    }
-
-    fn spec() -> Spec {
-        Spec::parse(
-            r#"{"own[5]": {"min": 40, "max": 60, "step": 3},
-                "opponent[5]": {"min": 0, "max": 30, "step": 2}}"#,
-            &Params::connect6(),
-        )
-        .unwrap()
+        test_support::settings(super::super::MethodName::Ga, 3, 5)
     }
 
     #[test]

@@ -289,3 +289,41 @@ fn play_round(
     }
     Ok(())
 }
+
+/// The settings and SPEC the methods' unit tests share.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::{MethodName, Settings};
+    use crate::engine::Params;
+    use crate::tune::spec::Spec;
+
+    /// Settings of `method` at depth 1 over `openings` openings: 10 rounds of 4 games (SPSA),
+    /// a population of 8 in 2 groups (GA; PSO: 8 particles), r_end 0.05, seed `seed`.
+    pub fn settings(method: MethodName, seed: u64, openings: usize) -> Settings {
+        Settings {
+            method,
+            game: "connect6".into(),
+            spec: serde_json::Value::Null,
+            base: serde_json::Value::Null,
+            tc: None,
+            depth: Some(1),
+            openings: vec!["J10".into(); openings],
+            seed,
+            rounds: 10,
+            games_per_step: 4,
+            r_end: 0.05,
+            population: 8,
+            groups: 2,
+        }
+    }
+
+    /// Two of Connect6's weights: `own[5]` in [40, 60], `opponent[5]` in [0, 30].
+    pub fn spec() -> Spec {
+        Spec::parse(
+            r#"{"own[5]": {"min": 40, "max": 60, "step": 3},
+                "opponent[5]": {"min": 0, "max": 30, "step": 2}}"#,
+            &Params::connect6(),
+        )
+        .unwrap()
+    }
+}

@@ -142,7 +142,7 @@ impl Method for Spsa {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Params;
+    use crate::tune::test_support::{self, spec};
 
     #[test]
     fn the_schedule_ends_at_step_and_r_end() {
@@ -159,29 +159,9 @@ mod tests {
 
     fn settings(rounds: u64) -> Settings {
         Settings {
-            method: super::super::MethodName::Spsa,
-            game: "connect6".into(),
-            spec: serde_json::Value::Null,
-            base: serde_json::Value::Null,
-            tc: None,
-            depth: Some(1),
-            openings: vec!["J10".into(); 3],
-            seed: 7,
             rounds,
-            games_per_step: 4,
-            r_end: 0.05,
-            population: 0,
-            groups: 0,
+            ..test_support::settings(super::super::MethodName::Spsa, 7, 3)
         }
-    }
-
-    fn spec() -> Spec {
-        Spec::parse(
-            r#"{"own[5]": {"min": 40, "max": 60, "step": 3},
-                "opponent[5]": {"min": 0, "max": 30, "step": 2}}"#,
-            &Params::connect6(),
-        )
-        .unwrap()
     }
 
     #[test]
