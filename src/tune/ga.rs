@@ -48,12 +48,7 @@ impl Ga {
         let m = settings.population.max(4);
         let mut population = vec![spec.start()];
         while population.len() < m {
-            population.push(
-                spec.knobs
-                    .iter()
-                    .map(|k| rng.random_range(k.min..=k.max))
-                    .collect(),
-            );
+            population.push(spec.random(&mut rng));
         }
         Ga {
             spec: spec.clone(),

@@ -47,12 +47,7 @@ impl Pso {
         let m = settings.population.max(2);
         let mut x = vec![spec.start()];
         while x.len() < m {
-            x.push(
-                spec.knobs
-                    .iter()
-                    .map(|k| rng.random_range(k.min..=k.max))
-                    .collect(),
-            );
+            x.push(spec.random(&mut rng));
         }
         let v = (0..m)
             .map(|_| {

@@ -4,7 +4,7 @@
 
 use super::spec::Spec;
 use super::{Method, Pairing, Round, Step};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// The players and their games.
@@ -27,12 +27,7 @@ impl RoundRobin {
         rng.set_stream(u64::MAX - 1);
         let mut players = chosen;
         for _ in 0..random {
-            players.push(
-                spec.knobs
-                    .iter()
-                    .map(|k| rng.random_range(k.min..=k.max))
-                    .collect(),
-            );
+            players.push(spec.random(&mut rng));
         }
         RoundRobin {
             players,

@@ -131,6 +131,14 @@ impl Spec {
             .collect()
     }
 
+    /// A set drawn uniformly within the bounds (the random individuals, particles and players).
+    pub fn random(&self, rng: &mut impl rand::Rng) -> Vec<f64> {
+        self.knobs
+            .iter()
+            .map(|k| rng.random_range(k.min..=k.max))
+            .collect()
+    }
+
     /// `values` clamped to each parameter's bounds.
     pub fn clamp(&self, values: &[f64]) -> Vec<f64> {
         values
