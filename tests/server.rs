@@ -1306,3 +1306,60 @@ fn the_address_a_request_came_in_on_is_a_name_of_the_server() {
     }
     served.stop();
 }
+
+/// The job endpoints take mutated requests too: every answer is a result or a 4xx with a
+/// message, never a server error, and the server answers on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mutated_job_requests_get_answers() {
+    let app = router(Options {
+        job_time: Duration::from_secs(2),
+        ..Options::default()
+    });
+    let mut rng = common::mutate::Rng(27);
+    let games = ["connect6", "gomoku", "renju", "gomoku:7", "bogus"];
+    let (mut ok, mut refused) = (0, 0);
+    let real = ["J10 K11 I11 K9 K10", "h8 h9 i9 j10", "", "J10"];
+    let records = common::mutate::mutated(8, 27)
+        .into_iter()
+        .map(|r| String::from_utf8_lossy(&r).into_owned())
+        .chain(real.map(String::from));
+    for record in records {
+        // The real records with their own game; the mutated ones with any.
+        let game = match record.as_str() {
+            "h8 h9 i9 j10" => "gomoku",
+            r if real.contains(&r) => "connect6",
+            _ => games[rng.below(games.len())],
+        };
+        for (path, limits) in [
+            ("/api/solve", json!({"time": 0.05, "depth": 8})),
+            ("/api/analyze", json!({"time": 0.05})),
+            ("/api/prove", json!({"time": 0.05, "threats": 1})),
+            ("/api/move", json!({"time": 0.05})),
+        ] {
+            let mut body = json!({"game": game, "record": record});
+            for (k, v) in limits.as_object().unwrap() {
+                body[k] = v.clone();
+            }
+            let raw = body.to_string();
+            let bent = common::mutate::mutate(raw.as_bytes(), &[raw.as_bytes().to_vec()], &mut rng);
+            for text in [raw.clone(), String::from_utf8_lossy(&bent).into_owned()] {
+                let a = send(&app, Method::POST, &format!("{path}?wait=1"), Some(&text)).await;
+                assert!(
+                    a.status == StatusCode::OK || a.status.is_client_error(),
+                    "{path} {text:?}: {} {}",
+                    a.status,
+                    a.text
+                );
+                if a.status == StatusCode::OK {
+                    ok += 1;
+                } else {
+                    refused += 1;
+                    assert!(!a.error().is_empty(), "{path} {text:?}: {}", a.text);
+                }
+            }
+        }
+    }
+    assert!(ok > 0 && refused > 0, "{ok} answered, {refused} refused");
+    let a = post(&app, "/api/position", json!({"record": "J10"})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+}
