@@ -18,10 +18,11 @@ use std::time::Instant;
 enum MethodArg {
     /// SPSA with OpenBench's schedule: θ+ against θ−, every parameter perturbed at once.
     Spsa,
-    /// Seed 003's adaptive genetic algorithm: groups, round robins, champions, uniform
+    /// Li Guo's adaptive genetic algorithm (2007): groups, round robins, champions, uniform
     /// crossover and mutation at adaptive rates.
     Ga,
-    /// Thesis 000's particle swarm (inertia and constriction), pBest and gBest decided by game
+    /// The particle swarm of Li Cuizhu's Connect6 thesis (inertia and constriction), pBest and
+    /// gBest decided by game
     /// pairs.
     Pso,
 }
@@ -104,7 +105,7 @@ pub struct TuneArgs {
     /// each (2 or more, at most half the population).
     #[arg(long, default_value_t = 4, value_name = "N")]
     groups: usize,
-    /// Seed 003's experiment on the run in `--state DIR`: the best sets after these rounds
+    /// Li Guo's experiment (his Figure 1) on the run in `--state DIR`: the best sets after these rounds
     /// (`50,100,150`; GA: generations) and `--random` random players in one round robin, each
     /// pair with both colours (its games in `DIR/round-robin/`; run it again to continue).
     #[arg(long, value_name = "ROUNDS", conflicts_with_all = RUN_OPTIONS, conflicts_with = "resume")]
@@ -267,7 +268,7 @@ fn rounds_text(settings: &Settings) -> String {
     }
 }
 
-/// Seed 003's experiment: the best sets of the chosen rounds (from `history.csv`) and random
+/// Li Guo's experiment: the best sets of the chosen rounds (from `history.csv`) and random
 /// players in one round robin; points per player on standard output, the table and a plot in
 /// `DIR/round-robin/`.
 fn round_robin(

@@ -1,4 +1,4 @@
-//! The adaptive genetic algorithm of seed 003 (Li Guo, 2007; docs/tune.md, "GA"): a
+//! The adaptive genetic algorithm of Li Guo (2007; docs/tune.md, "GA"): a
 //! population split at random into groups, a round robin in each group (win +1, loss −1, draw
 //! 0), the group champions kept, the rest of the next generation bred from the champions by
 //! uniform crossover and mutation at adaptive rates.

@@ -29,9 +29,9 @@ use std::sync::Mutex;
 pub enum MethodName {
     /// Simultaneous perturbation stochastic approximation (OpenBench's schedule).
     Spsa,
-    /// The adaptive genetic algorithm of seed 003 (groups, tournaments, champions).
+    /// Li Guo's adaptive genetic algorithm (groups, tournaments, champions).
     Ga,
-    /// Particle swarm optimisation as thesis 000 (pBest and gBest decided by game pairs).
+    /// Particle swarm optimisation as Li Cuizhu's thesis (pBest and gBest decided by game pairs).
     Pso,
 }
 

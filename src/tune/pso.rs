@@ -1,4 +1,4 @@
-//! Particle swarm optimisation as thesis 000 (Li Cuizhu, §4.2–4.3) tunes its valuation, with
+//! Particle swarm optimisation as the Connect6 thesis of Li Cuizhu (§4.2–4.3) tunes its valuation, with
 //! fitness by tournament (docs/tune.md, "PSO"): each particle's new position plays its own best
 //! (pBest) a game pair and replaces it on winning the pair; a pBest that changed plays the
 //! swarm's best (gBest) in the next round and replaces it on winning.

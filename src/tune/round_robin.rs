@@ -1,4 +1,4 @@
-//! Seed 003's experiment: players (the champions of chosen generations of a run, and random
+//! Li Guo's experiment (the GA paper's Figure 1): players (the champions of chosen generations of a run, and random
 //! players) in one round robin, each pair with both colours; a win +1, a loss −1, a draw 0.
 //! One round of a [`Method`], so its games are logged and a stopped round robin resumes.
 
