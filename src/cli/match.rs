@@ -1,6 +1,6 @@
 //! `cpbim match`: two engine processes play each other (docs/match.md).
 
-use super::{limits, stopped, STOP};
+use super::{limits, STOP};
 use anyhow::{Context, Result};
 use clap::Args;
 use cpbim::matches::openings::{self, Opening};
@@ -122,7 +122,7 @@ pub fn run(args: &MatchArgs) -> Result<()> {
             }
         };
     let games = run::play(&plan, &STOP, &report);
-    if stopped() && super::interrupt::status().is_some() {
+    if super::interrupt::status().is_some() {
         eprintln!(
             "stopped by a signal after {} games; the games in progress are not counted",
             games.len()

@@ -387,9 +387,9 @@ fn new_settings(args: &TuneArgs) -> Result<Settings> {
     if !(args.r_end.is_finite() && args.r_end > 0.0) {
         super::usage!("--r-end: give a number above 0");
     }
-    let spec_obj = Spec::parse(&spec.to_string(), &base)
+    // Checked here, before the run's directory and settings are written.
+    Spec::parse(&spec.to_string(), &base)
         .map_err(|e| super::usage_error(format!("--params {}: {e}", spec_path.display())))?;
-    drop(spec_obj);
     let default_openings = if game.is_connect6() { "data" } else { "named" };
     let openings = super::r#match::read_openings(
         args.openings.as_deref().unwrap_or(default_openings),

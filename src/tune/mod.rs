@@ -216,7 +216,7 @@ pub fn drive(
                 return Ok(Ended::Stopped);
             }
         }
-        let scores: Vec<f64> = scores.into_iter().map(|s| s.unwrap_or(0.5)).collect();
+        let scores: Vec<f64> = scores.into_iter().flatten().collect();
         history.push(method.finish(&round, &scores));
         after(r, &history, replayed)?;
     }
