@@ -408,8 +408,18 @@ fn config(
     })
 }
 
-/// Start `work`; with `?wait=1` answer with its result (200), else with the job (202).
-pub(super) async fn launch(state: &State, kind: &'static str, wait: &Wait, work: Work) -> Response {
+/// Start `work` (or answer why there is none); with `?wait=1` answer with its result (200),
+/// else with the job (202).
+pub(super) async fn launch(
+    state: &State,
+    kind: &'static str,
+    wait: &Wait,
+    work: Result<Work, ApiError>,
+) -> Response {
+    let work = match work {
+        Ok(work) => work,
+        Err(e) => return e.into_response(),
+    };
     let job = match state.jobs.start(kind, work) {
         Ok(job) => job,
         Err(e) => return e.into_response(),
@@ -499,10 +509,7 @@ pub async fn solve(
             },
         ))
     };
-    match prepare() {
-        Ok(work) => launch(&state, "solve", &wait, work).await,
-        Err(e) => e.into_response(),
-    }
+    launch(&state, "solve", &wait, prepare()).await
 }
 
 /// `POST /api/analyze`: `cpbim analyze --json` of one line, its objects in an array.
@@ -552,10 +559,7 @@ pub async fn analyze(
         };
         Ok(analysis_work(record, cfg, counter))
     };
-    match prepare() {
-        Ok(work) => launch(&state, "analyze", &wait, work).await,
-        Err(e) => e.into_response(),
-    }
+    launch(&state, "analyze", &wait, prepare()).await
 }
 
 /// The work of an analysis job: the objects of `cpbim analyze --json` in an array. Its
@@ -668,10 +672,7 @@ pub async fn play(
             },
         ))
     };
-    match prepare() {
-        Ok(work) => launch(&state, "move", &wait, work).await,
-        Err(e) => e.into_response(),
-    }
+    launch(&state, "move", &wait, prepare()).await
 }
 
 /// The job a path names (404 for anything but the number of a known job).

@@ -10,7 +10,7 @@ use crate::prove::{self, Limits};
 use crate::report::to_play;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Query, State as Shared};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::Json;
 use serde::Deserialize;
 use std::sync::atomic::AtomicBool;
@@ -49,10 +49,7 @@ pub async fn prove(
     Query(wait): Query<Wait>,
     payload: Result<Json<ProveRequest>, JsonRejection>,
 ) -> Response {
-    match work(payload) {
-        Ok(work) => launch(&state, "prove", &wait, work).await,
-        Err(e) => e.into_response(),
-    }
+    launch(&state, "prove", &wait, work(payload)).await
 }
 
 /// The job of a request, or why there is none.
