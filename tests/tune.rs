@@ -437,3 +437,73 @@ fn a_round_robin_of_a_runs_rounds_scores_every_player_and_replays() {
     );
     assert_eq!(o.code, 2, "{}", o.stderr);
 }
+
+/// Copies the files of `from` (not its subdirectories) into a fresh `to`.
+fn copy_state(from: &Path, to: &Path) {
+    let _ = std::fs::remove_dir_all(to);
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, to.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn mutated_specs_settings_logs_and_histories_are_refused_or_run_never_crash() {
+    use common::mutate::{mutate, Rng};
+    let dir = scratch("fuzz");
+    let whole = dir.join("whole");
+    assert_eq!(depth_one_run(&dir, &whole, &[]).code, 0);
+    let limit = std::time::Duration::from_secs(20);
+    let check = |what: &str, i: usize, args: &[&str]| {
+        let (o, stopped) = common::binary::within(args, limit);
+        // A mutation can make a valid run longer than the limit: then the signal ends it (130).
+        assert!(
+            o.clean() || (stopped && o.code == 130),
+            "{what} {i}: {} {}",
+            o.code,
+            o.stderr
+        );
+    };
+    let mut rng = Rng(20261127);
+    let spec = dir.join("spec.json");
+    for i in 0..30 {
+        std::fs::write(&spec, mutate(SPEC.as_bytes(), &[SPEC.into()], &mut rng)).unwrap();
+        let state = dir.join("new");
+        let _ = std::fs::remove_dir_all(&state);
+        let (spec, state) = (spec.display().to_string(), state.display().to_string());
+        let args = ["tune", "--params", &spec, "--state", &state, "--depth", "1"];
+        check("spec", i, &[&args[..], &["--iterations", "1"]].concat());
+    }
+    // A log that still reads replays its missing games (seconds each): fewer of those.
+    for (file, n) in [("tune.json", 30), ("games.csv", 10), ("history.csv", 15)] {
+        let text = read(whole.join(file));
+        for i in 0..n {
+            let state = dir.join("mutated");
+            copy_state(&whole, &state);
+            std::fs::write(
+                state.join(file),
+                mutate(text.as_bytes(), &[text.clone().into()], &mut rng),
+            )
+            .unwrap();
+            let state = state.display().to_string();
+            let args: &[&str] = if file == "history.csv" {
+                &[
+                    "tune",
+                    "--state",
+                    &state,
+                    "--round-robin",
+                    "2,4",
+                    "--random",
+                    "0",
+                ]
+            } else {
+                &["tune", "--state", &state, "--resume"]
+            };
+            check(file, i, args);
+        }
+    }
+}

@@ -268,6 +268,32 @@ fn rounds_text(settings: &Settings) -> String {
     }
 }
 
+/// The parameter values of each row of `history.csv` (its last `knobs` columns), refused with
+/// the line named where a row is short or a value is not a finite number.
+fn history_rows(history: &str, knobs: usize) -> Result<Vec<Vec<f64>>> {
+    history
+        .lines()
+        .enumerate()
+        .skip(1)
+        .map(|(i, l)| {
+            let fields: Vec<&str> = l.split(',').collect();
+            let values = fields.len().checked_sub(knobs).map(|from| &fields[from..]);
+            values
+                .and_then(|v| {
+                    v.iter()
+                        .map(|x| x.trim().parse::<f64>().ok().filter(|x| x.is_finite()))
+                        .collect::<Option<Vec<f64>>>()
+                })
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "--round-robin: the run's history.csv, line {}: not {knobs} parameter values: {l:?}",
+                        i + 1
+                    )
+                })
+        })
+        .collect()
+}
+
 /// Li Guo's experiment: the best sets of the chosen rounds (from `history.csv`) and random
 /// players in one round robin; points per player on standard output, the table and a plot in
 /// `DIR/round-robin/`.
@@ -279,16 +305,8 @@ fn round_robin(
 ) -> Result<()> {
     let history = cpbim::files::read_text(&args.state.join("history.csv"), 256 << 20)
         .context("--round-robin: the run's history.csv")?;
-    let rows: Vec<Vec<f64>> = history
-        .lines()
-        .skip(1)
-        .map(|l| {
-            l.split(',')
-                .map(|x| x.parse().unwrap_or(f64::NAN))
-                .collect()
-        })
-        .collect();
     let knobs = run.spec.knobs.len();
+    let rows = history_rows(&history, knobs)?;
     let mut chosen = Vec::new();
     let mut names = Vec::new();
     for g in generations.split(',') {
@@ -303,7 +321,7 @@ fn round_robin(
                 rows.len()
             ))
         })?;
-        chosen.push(row[row.len() - knobs..].to_vec());
+        chosen.push(row.clone());
         names.push(format!("round {n}"));
     }
     names.extend((1..=args.random).map(|i| format!("random {i}")));

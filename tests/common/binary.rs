@@ -113,3 +113,36 @@ pub fn with_file_limit<S: AsRef<OsStr>>(args: &[S], bytes: u64) -> Out {
     let out = cmd.output().expect("the binary runs");
     Out::from(out)
 }
+
+/// `cpbim ARGS` (no standard input) given at most `limit`: a run still going then is sent
+/// SIGINT. What came back, and whether the signal was sent.
+#[cfg(unix)]
+pub fn within<S: AsRef<OsStr>>(args: &[S], limit: std::time::Duration) -> (Out, bool) {
+    let mut child = command(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let deadline = std::time::Instant::now() + limit;
+    let mut sent = false;
+    while child
+        .try_wait()
+        .expect("the child can be waited for")
+        .is_none()
+    {
+        if std::time::Instant::now() >= deadline {
+            // SAFETY: kill(2) on our own child, not yet reaped.
+            unsafe {
+                libc::kill(child.id() as i32, libc::SIGINT);
+            }
+            sent = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    (
+        Out::from(child.wait_with_output().expect("the binary ends")),
+        sent,
+    )
+}
