@@ -507,3 +507,79 @@ fn mutated_specs_settings_logs_and_histories_are_refused_or_run_never_crash() {
         }
     }
 }
+
+#[test]
+fn fixed_opponents_play_every_candidate_in_the_same_colours_and_every_game_is_recorded() {
+    let dir = scratch("opponents");
+    let state = dir.join("state");
+    let records = dir.join("sgf");
+    let opponent = format!(
+        "'{}' engine --protocol cloudict --depth 1",
+        env!("CARGO_BIN_EXE_cpbim")
+    );
+    let records_arg = records.display().to_string();
+    let extra = [
+        "--iterations",
+        "2",
+        "--opponent",
+        &opponent,
+        "--records",
+        &records_arg,
+    ];
+    let spec = spec_file(&dir);
+    let state_arg = state.display().to_string();
+    let mut args = vec![
+        "tune", "--params", &spec, "--state", &state_arg, "--depth", "1",
+    ];
+    args.extend_from_slice(&extra);
+    let o = cpbim(&args, b"", &[]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    // Each of SPSA's 2 games (θ+ = side 0 against θ− = side 1) is played again by each side
+    // against the opponent (side 2), in the colour it had: blocks of 3.
+    let log = read(state.join("games.csv"));
+    let rows: Vec<Vec<u32>> = log
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').take(6).map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), 2 * 2 * 3, "{log}");
+    let mut sorted = rows.clone();
+    sorted.sort();
+    for block in sorted.chunks(3) {
+        // round, game, side0, side1, black, opening
+        let (direct, a, b) = (&block[0], &block[1], &block[2]);
+        assert_eq!((direct[2], direct[3]), (0, 1), "{log}");
+        assert_eq!((a[2], a[3], b[2], b[3]), (0, 2, 1, 2), "{log}");
+        assert_eq!(a[4], direct[4], "{log}");
+        assert_eq!(b[4], 1 - direct[4], "{log}");
+        assert!(direct[5] == a[5] && a[5] == b[5], "{log}");
+    }
+    let sgf: Vec<_> = std::fs::read_dir(&records).unwrap().collect();
+    assert_eq!(sgf.len(), rows.len());
+    let one = read(records.join("r0001-g001.sgf"));
+    assert!(one.starts_with("(;") && one.contains("GM["), "{one}");
+    // An opponent that cannot start is named before any game.
+    let other = dir.join("other").display().to_string();
+    let o = cpbim(
+        &[
+            "tune",
+            "--params",
+            &spec,
+            "--state",
+            &other,
+            "--depth",
+            "1",
+            "--opponent",
+            "/nonexistent/engine",
+        ],
+        b"",
+        &[],
+    );
+    assert!(
+        o.code == 1 && o.stderr.contains("--opponent /nonexistent/engine"),
+        "{}",
+        o.stderr
+    );
+    // Nothing of that run is kept: the same directory takes the corrected command.
+    assert!(!Path::new(&other).join("tune.json").exists());
+}

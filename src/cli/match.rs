@@ -9,8 +9,7 @@ use cpbim::matches::run::{self, Plan};
 use cpbim::matches::stats::Sprt;
 use cpbim::matches::wire::Wire;
 use cpbim::matches::{Rules, TimeControl};
-use cpbim::notation::{self, Format};
-use cpbim::{Game, Record};
+use cpbim::Game;
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -100,7 +99,7 @@ pub fn run(args: &MatchArgs) -> Result<()> {
             .transpose()
             .map_err(super::usage_error)?,
     };
-    check_engines(&plan.engines)?;
+    check_engines(&plan.engines.each_ref().map(|e| ("--engine", e.as_str())))?;
     if let Some(dir) = &args.records {
         std::fs::create_dir_all(dir).with_context(|| format!("--records {}", dir.display()))?;
     }
@@ -140,18 +139,22 @@ pub fn run(args: &MatchArgs) -> Result<()> {
     }
 }
 
-/// A command that cannot run at all would lose every game "by crash": say so instead (both
-/// engines watched at once, for 0.2 s).
-pub(super) fn check_engines(engines: &[String; 2]) -> Result<()> {
+/// A command that cannot run at all would lose every game "by crash": say so instead (the
+/// engines, each named by its option, watched at once for 0.2 s).
+pub(super) fn check_engines(engines: &[(&str, &str)]) -> Result<()> {
     let wait = std::time::Duration::from_millis(200);
-    let checks = std::thread::scope(|s| {
-        engines
-            .each_ref()
-            .map(|e| s.spawn(move || EngineProcess::check_runs(e, wait)))
+    let checks: Vec<_> = std::thread::scope(|s| {
+        let running: Vec<_> = engines
+            .iter()
+            .map(|&(_, e)| s.spawn(move || EngineProcess::check_runs(e, wait)))
+            .collect();
+        running
+            .into_iter()
             .map(|h| h.join().unwrap_or(Ok(())))
+            .collect()
     });
-    for (engine, check) in engines.iter().zip(checks) {
-        check.map_err(|e| anyhow::anyhow!("--engine {}: {e}", cpbim::text::excerpt(engine)))?;
+    for (&(option, engine), check) in engines.iter().zip(checks) {
+        check.map_err(|e| anyhow::anyhow!("{option} {}: {e}", cpbim::text::excerpt(engine)))?;
     }
     Ok(())
 }
@@ -179,10 +182,11 @@ pub(super) fn read_openings(spec: &str, stones: usize, game: &Game) -> Result<Ve
 }
 
 fn write_record(dir: &Path, index: usize, game: &Game, stones: &[cpbim::Point]) -> Result<()> {
-    let record = Record::from_stones(*game, stones)?;
-    let text = notation::write(&record, Format::Sgf)?;
-    cpbim::files::write(&dir.join(format!("game-{:04}.sgf", index + 1)), text + "\n")?;
-    Ok(())
+    cpbim::matches::write_sgf(
+        &dir.join(format!("game-{:04}.sgf", index + 1)),
+        game,
+        stones,
+    )
 }
 
 /// `W-D-L`, score, Elo ± interval, LOS, adjudications, time per move, SPRT.

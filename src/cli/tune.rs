@@ -28,7 +28,7 @@ enum MethodArg {
 }
 
 /// The options that decide a run's games: fixed by the state directory once it has started.
-const RUN_OPTIONS: [&str; 14] = [
+const RUN_OPTIONS: [&str; 15] = [
     "method",
     "params",
     "base",
@@ -43,6 +43,7 @@ const RUN_OPTIONS: [&str; 14] = [
     "r_end",
     "population",
     "groups",
+    "opponent",
 ];
 
 #[derive(Args)]
@@ -113,6 +114,15 @@ pub struct TuneArgs {
     /// Random players in the round robin (drawn within the SPEC's bounds).
     #[arg(long, default_value_t = 2, value_name = "N", requires = "round_robin")]
     random: usize,
+    /// A fixed engine every game is also played against, as `cpbim match --engine` (the
+    /// game's protocol: Cloudict's for connect6, Gomocup's otherwise); repeat for more. Each
+    /// game between two candidates is played again by each of them against each opponent, in
+    /// the same colours and opening (docs/tune.md, "Fixed opponents").
+    #[arg(long, value_name = "CMD")]
+    opponent: Vec<String>,
+    /// Write every game as an SGF record into DIR (`rRRRR-gGGG.sgf`: round and game).
+    #[arg(long, value_name = "DIR")]
+    records: Option<PathBuf>,
     /// Games played at the same time (the run's games are the same whatever this is).
     #[arg(long, default_value_t = 1, value_name = "N")]
     concurrency: usize,
@@ -125,7 +135,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
-    let settings = load_settings(args)?;
+    let (settings, new) = load_settings(args)?;
     let game: Game = settings.game.parse().map_err(anyhow::Error::msg)?;
     let spec = spec_of(&settings, &game)?;
     let openings = cpbim::matches::openings::from_text(&settings.openings.join("\n"), &game)
@@ -139,7 +149,19 @@ pub fn run(args: &TuneArgs) -> Result<()> {
     let engine_line = engine_command(&settings, wire, time)?;
     let engine = |path: &Path| engine_line.replace("{PARAMS}", &shell_quoted(path));
     let first = engine(&base_file(&args.state, &spec)?);
-    super::r#match::check_engines(&[first.clone(), first])?;
+    let opponents: &[String] = match args.round_robin {
+        Some(_) => &[],
+        None => &settings.opponents,
+    };
+    let mut check = vec![("the tuned engine:", first.as_str())];
+    check.extend(opponents.iter().map(|o| ("--opponent", o.as_str())));
+    super::r#match::check_engines(&check)?;
+    if new {
+        save_settings(&args.state, &settings)?;
+    }
+    if let Some(dir) = &args.records {
+        std::fs::create_dir_all(dir).with_context(|| format!("--records {}", dir.display()))?;
+    }
     let robin_dir = args.state.join("round-robin");
     let run = tune::Run {
         spec: &spec,
@@ -151,6 +173,8 @@ pub fn run(args: &TuneArgs) -> Result<()> {
             &args.state
         },
         engine: &engine,
+        opponents,
+        records: args.records.as_deref(),
         concurrency: limits::per_core("concurrency", Some(args.concurrency)),
     };
     super::interrupt::soften();
@@ -161,15 +185,17 @@ pub fn run(args: &TuneArgs) -> Result<()> {
 }
 
 /// The run's settings: read from the state directory (`--resume`, `--round-robin`), or made
-/// from the command line and written there (a new run).
-fn load_settings(args: &TuneArgs) -> Result<Settings> {
+/// from the command line (a new run: `true`; [`save_settings`] writes them once its engines
+/// start).
+fn load_settings(args: &TuneArgs) -> Result<(Settings, bool)> {
     let dir = &args.state;
     let settings_path = dir.join("tune.json");
     if args.resume || args.round_robin.is_some() {
         let text = cpbim::files::read_text(&settings_path, 64 << 20)
             .with_context(|| format!("--state {} holds no run", dir.display()))?;
-        return serde_json::from_str::<Settings>(&text)
-            .with_context(|| format!("{}", settings_path.display()));
+        let settings = serde_json::from_str::<Settings>(&text)
+            .with_context(|| format!("{}", settings_path.display()))?;
+        return Ok((settings, false));
     }
     if settings_path.exists() {
         super::usage!(
@@ -177,13 +203,17 @@ fn load_settings(args: &TuneArgs) -> Result<Settings> {
             dir.display()
         );
     }
-    let settings = new_settings(args)?;
+    Ok((new_settings(args)?, true))
+}
+
+/// A new run's settings written as `DIR/tune.json`.
+fn save_settings(dir: &Path, settings: &Settings) -> Result<()> {
     std::fs::create_dir_all(dir).with_context(|| format!("--state {}", dir.display()))?;
     cpbim::files::write(
-        &settings_path,
-        serde_json::to_string_pretty(&settings)? + "\n",
+        &dir.join("tune.json"),
+        serde_json::to_string_pretty(settings)? + "\n",
     )?;
-    Ok(settings)
+    Ok(())
 }
 
 /// The tune itself: every round, a progress line each, the outputs rewritten.
@@ -454,6 +484,7 @@ fn new_settings(args: &TuneArgs) -> Result<Settings> {
         r_end: args.r_end,
         population: args.population,
         groups: args.groups,
+        opponents: args.opponent.clone(),
     })
 }
 

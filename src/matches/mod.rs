@@ -309,6 +309,14 @@ fn failure_ending(f: Failure) -> Option<Ending> {
     }
 }
 
+/// A played game's stones as an SGF record in `path` (written whole or not at all).
+pub fn write_sgf(path: &std::path::Path, game: &Game, stones: &[Point]) -> anyhow::Result<()> {
+    let record = crate::Record::from_stones(*game, stones)?;
+    let text = crate::notation::write(&record, crate::notation::Format::Sgf)?;
+    crate::files::write(path, text + "\n")?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,7 @@
 
 pub mod ga;
 pub mod log;
+pub mod opponents;
 pub mod plot;
 pub mod pso;
 pub mod round_robin;
@@ -78,6 +79,9 @@ pub struct Settings {
     /// GA: groups the population is split into (one champion each).
     #[serde(default)]
     pub groups: usize,
+    /// Fixed engines (commands) every game is played against too ([`opponents`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opponents: Vec<String>,
 }
 
 /// One side of a game: a candidate of the round.
@@ -124,12 +128,16 @@ pub trait Method {
     fn columns(&self) -> Vec<&'static str>;
 }
 
-/// A method for `settings` over `spec`.
+/// A method for `settings` over `spec` (its games against the fixed opponents too, if any).
 pub fn method_for(settings: &Settings, spec: &Spec) -> Box<dyn Method + Send> {
-    match settings.method {
+    let method: Box<dyn Method + Send> = match settings.method {
         MethodName::Spsa => Box::new(spsa::Spsa::new(spec, settings)),
         MethodName::Ga => Box::new(ga::Ga::new(spec, settings)),
         MethodName::Pso => Box::new(pso::Pso::new(spec, settings)),
+    };
+    match settings.opponents.len() {
+        0 => method,
+        n => Box::new(opponents::WithOpponents::new(method, n)),
     }
 }
 
@@ -154,6 +162,10 @@ pub struct Run<'a> {
     pub dir: &'a Path,
     /// The command line of candidate `i` with the parameter file `path`.
     pub engine: &'a (dyn Fn(&Path) -> String + Sync),
+    /// The fixed opponents' commands: the sides after a round's candidates.
+    pub opponents: &'a [String],
+    /// Where each game is written as an SGF record (`rRRRR-gGGG.sgf`), if anywhere.
+    pub records: Option<&'a Path>,
     /// Games at the same time.
     pub concurrency: usize,
 }
@@ -241,6 +253,7 @@ fn play_round(
         crate::files::write(&path, json + "\n")?;
         commands.push((run.engine)(&path));
     }
+    commands.extend(run.opponents.iter().cloned());
     let missing: Vec<usize> = (0..scores.len()).filter(|&i| scores[i].is_none()).collect();
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(scores.len() - missing.len());
@@ -262,8 +275,8 @@ fn play_round(
                     return;
                 };
                 let logged = Logged::of(r, g, &p, &played);
-                if let Err(e) = log.append(&logged) {
-                    *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.into());
+                if let Err(e) = keep(run, log, &logged, &played.stones) {
+                    *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
                     stop.store(true, Ordering::Relaxed);
                     return;
                 }
@@ -282,12 +295,22 @@ fn play_round(
         }
     });
     if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e.context("games.csv: a finished game could not be logged"));
+        return Err(e.context("a finished game could not be kept"));
     }
     for (g, score) in results.into_inner().unwrap_or_else(|e| e.into_inner()) {
         scores[g] = Some(score);
     }
     Ok(())
+}
+
+/// A finished game logged in `games.csv`, and written as a record when asked.
+fn keep(run: &Run, log: &GameLog, logged: &Logged, stones: &[crate::Point]) -> anyhow::Result<()> {
+    if let Some(dir) = run.records {
+        let name = format!("r{:04}-g{:03}.sgf", logged.round + 1, logged.game + 1);
+        crate::matches::write_sgf(&dir.join(name), &run.rules.game, stones)?;
+    }
+    log.append(logged)
+        .map_err(|e| anyhow::Error::from(e).context("games.csv"))
 }
 
 /// The settings and SPEC the methods' unit tests share.
@@ -314,6 +337,7 @@ pub(crate) mod test_support {
             r_end: 0.05,
             population: 8,
             groups: 2,
+            opponents: Vec::new(),
         }
     }
 
