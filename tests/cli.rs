@@ -852,3 +852,95 @@ fn protocols_pass_over_huge_lines_and_never_echo_much() {
         );
     }
 }
+
+/// An answer without its time (`0.28 ms`, `"time_ms":0.28`), which differs from run to run.
+fn untimed(out: &str) -> String {
+    out.lines()
+        .map(|l| {
+            l.split([' ', ','])
+                .filter(|w| !w.starts_with("\"time_ms\"") && w.parse::<f64>().is_err())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn shards_of_a_batch_concatenate_to_the_whole_batch() {
+    // A test set with its comment header, a blank line and a line that is not a game.
+    let dir = scratch("shards");
+    let file = dir.join("batch.txt");
+    let set = std::fs::read_to_string("testsets/W12.txt").unwrap();
+    let mut text: String = set.lines().take(13).collect::<Vec<_>>().join("\n");
+    text += "\n\nQ99 is not a point\n# a comment\nJ10 K11 I11\n";
+    std::fs::write(&file, &text).unwrap();
+    let f = file.to_str().unwrap();
+    for json in [false, true] {
+        let mut base = vec!["solve", f, "--nodes", "20000"];
+        if json {
+            base.push("--json");
+        }
+        let whole = run(&base, b"");
+        assert_eq!(whole.code, 1, "{}", whole.stderr);
+        for n in [1, 2, 3, 5, 20] {
+            let mut joined = String::new();
+            let mut codes = Vec::new();
+            for i in 1..=n {
+                let shard = format!("{i}/{n}");
+                let o = run(&[&base[..], &["--shard", &shard]].concat(), b"");
+                assert!(o.clean(), "{shard}: {}", o.stderr);
+                codes.push(o.code);
+                joined += &o.stdout;
+            }
+            assert_eq!(
+                untimed(&joined),
+                untimed(&whole.stdout),
+                "{n} shards, json {json}"
+            );
+            // The one line that is not a game fails its own shard only.
+            assert_eq!(codes.iter().filter(|&&c| c == 1).count(), 1, "{codes:?}");
+        }
+    }
+    // The scheduler's variables; standard input and bad shards are refused.
+    let slurm = [
+        ("SLURM_ARRAY_TASK_ID", "3"),
+        ("SLURM_ARRAY_TASK_MIN", "1"),
+        ("SLURM_ARRAY_TASK_COUNT", "4"),
+    ];
+    let by_env = run_env(
+        &["solve", f, "--nodes", "20000", "--shard", "auto"],
+        b"",
+        &slurm,
+    );
+    let by_arg = run(&["solve", f, "--nodes", "20000", "--shard", "3/4"], b"");
+    assert_eq!(untimed(&by_env.stdout), untimed(&by_arg.stdout));
+    assert!(!by_arg.stdout.is_empty());
+    let k8s = [("JOB_COMPLETION_INDEX", "2")];
+    let o = run_env(
+        &["solve", f, "--nodes", "20000", "--shard", "auto/4"],
+        b"",
+        &k8s,
+    );
+    assert_eq!(untimed(&o.stdout), untimed(&by_arg.stdout));
+    for (args, says) in [
+        (vec!["solve", "--shard", "1/2"], "standard input"),
+        (vec!["solve", f, "--shard", "0/2"], "from 1"),
+        (vec!["solve", f, "--shard", "3/2"], "does not exist"),
+        (
+            vec!["solve", f, "--shard", "auto"],
+            "SLURM_ARRAY_TASK_COUNT",
+        ),
+        (
+            vec!["solve", f, "--shard", "auto/2"],
+            "JOB_COMPLETION_INDEX",
+        ),
+    ] {
+        let o = run(&args, b"J10\n");
+        assert!(
+            o.code == 2 && o.stderr.contains(says),
+            "{args:?}: {}",
+            o.stderr
+        );
+    }
+}

@@ -49,6 +49,10 @@ pub struct Lines {
     /// Lines read from the source so far.
     read: usize,
     done: bool,
+    /// Game lines given out or skipped so far, and the ones to give out: `[from, to)`
+    /// (`--shard`; every one by default).
+    games: usize,
+    keep: (usize, Option<usize>),
 }
 
 impl Lines {
@@ -59,7 +63,23 @@ impl Lines {
             ahead: VecDeque::new(),
             read: 0,
             done: false,
+            games: 0,
+            keep: (0, None),
         }
+    }
+
+    /// No lines at all.
+    pub fn empty() -> Lines {
+        let mut lines = Lines::new(Box::new(std::io::empty()), String::new());
+        lines.done = true;
+        lines
+    }
+
+    /// Only the game lines `from` (counted from 0) up to `to` (exclusive; `None`: to the
+    /// end); a line the source cannot give still ends the lines with its error.
+    pub fn within(mut self, from: usize, to: Option<usize>) -> Lines {
+        self.keep = (from, to);
+        self
     }
 
     /// The games of a collection read whole (`games`, slices of `text`), each a "line"
@@ -132,14 +152,24 @@ impl Iterator for Lines {
     type Item = Result<Line>;
 
     fn next(&mut self) -> Option<Result<Line>> {
+        let (from, to) = self.keep;
         loop {
+            if to.is_some_and(|to| self.games >= to) {
+                return None;
+            }
             let line = match self.ahead.pop_front() {
                 Some(line) => Ok(line),
                 None => self.read_next()?,
             };
             match line {
                 Ok(l) if notation::is_blank(&String::from_utf8_lossy(&l.bytes)) => continue,
-                other => return Some(other),
+                Ok(l) => {
+                    self.games += 1;
+                    if self.games > from {
+                        return Some(Ok(l));
+                    }
+                }
+                Err(e) => return Some(Err(e)),
             }
         }
     }

@@ -32,6 +32,7 @@ mod position;
 mod progress;
 mod prove;
 mod serve;
+mod shard;
 mod solve;
 mod testsets;
 mod tune;

@@ -2,6 +2,7 @@
 
 use super::input::{self, Inputs, Lines};
 use super::progress::Progress;
+use super::shard::{self, Shard};
 use super::{limits, stopped, with_game_model, InputArgs, ModelName, SearchArgs, STOP};
 use anyhow::Result;
 use clap::Args;
@@ -37,6 +38,11 @@ pub struct SolveArgs {
     /// Solve the built-in example position.
     #[arg(long, conflicts_with = "position")]
     example: bool,
+    /// Answer only shard I of N of a file's game lines (contiguous blocks: the outputs of
+    /// 1/N … N/N concatenated are the whole batch's); `auto` takes I and N from a Slurm job
+    /// array, `auto/N` I from Slurm or a Kubernetes indexed Job (README, "cpbim solve").
+    #[arg(long, value_name = "I/N|auto", conflicts_with = "example")]
+    shard: Option<String>,
 }
 
 pub fn run(args: &SolveArgs) -> Result<()> {
@@ -46,10 +52,15 @@ pub fn run(args: &SolveArgs) -> Result<()> {
         proof: args.proof,
         ..args.search.config(&game)?
     };
-    let inputs = if args.example {
-        Inputs::One(EXAMPLE.to_string())
-    } else {
-        input::read(args.input.position.as_deref(), args.input.game_id)?
+    let position = args.input.position.as_deref();
+    let inputs = match (&args.shard, args.example) {
+        (_, true) => Inputs::One(EXAMPLE.to_string()),
+        (Some(spec), false) => {
+            let shard = Shard::parse(spec, &|name| std::env::var(name).ok())
+                .map_err(|e| super::usage_error(format!("--shard {spec}: {e}")))?;
+            shard::read(position, args.input.game_id, shard)?
+        }
+        (None, false) => input::read(position, args.input.game_id)?,
     };
     super::interrupt::soften();
     with_game_model!(game, args.model, M => match inputs {
