@@ -127,6 +127,33 @@ async fn position_objects() {
     assert_eq!(p["stones_to_place"], 2);
     assert_eq!(p["finished"], Value::Null);
     assert_eq!(p["ordered"], true);
+    // The opening's DIF name, as `cpbim name` gives it, and the thesis's figure of it.
+    let name = cpbim(&["name", "J10 I9 H11", "--json"], b"", &[]);
+    let mut name: Value = serde_json::from_str(name.stdout.trim()).unwrap();
+    name["figures"] = json!(["2.9"]);
+    assert_eq!(p["opening"], name);
+    for (game, record) in [
+        ("connect6", "J10 A1 A2"),
+        ("connect6", "J10"),
+        ("connect6", "K10 A1 A2"),
+        ("gomoku", "H8 H9 H10"),
+    ] {
+        let p = post(
+            &app,
+            "/api/position",
+            json!({"game": game, "record": record}),
+        )
+        .await
+        .json();
+        let figures = &p["opening"]["figures"];
+        match record {
+            "J10 A1 A2" => assert_eq!(
+                (p["opening"]["short"].as_str(), figures),
+                (Some("TXXXXXXXX-A1"), &json!([]))
+            ),
+            _ => assert_eq!(p["opening"], Value::Null, "{game} {record}"),
+        }
+    }
     // The first stone of a move in progress.
     let p = post(
         &app,

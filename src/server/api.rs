@@ -12,7 +12,7 @@ use crate::notation::{list, Format};
 use crate::record::Record;
 use crate::report::{answer_json, choice_json, finished_json, position_text, to_play};
 use crate::search::{tt::DEFAULT_ENTRIES, Config, SearchProgress, DEFAULT_DEPTH};
-use crate::{batch, limits, renju, Game, Reading, Rule};
+use crate::{batch, limits, opening, renju, Game, Reading, Rule};
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State as Shared};
 use axum::http::{header, StatusCode};
@@ -162,7 +162,8 @@ fn rule_name(rule: Rule) -> &'static str {
 
 /// The position object: the game's numbers, the stones with their colours in play order,
 /// the stones of the move in progress, the side to move and how many stones it still places,
-/// how a finished game ended, and black's forbidden points when black is to move in Renju.
+/// how a finished game ended, black's forbidden points when black is to move in Renju, and
+/// the DIF name of a Connect6 line's opening.
 pub fn position_json(record: &Record, pending: &[Point]) -> Value {
     let game = *record.game();
     let board = record.board();
@@ -202,7 +203,26 @@ pub fn position_json(record: &Record, pending: &[Point]) -> Value {
         "finished": finished,
         "forbidden": forbidden,
         "list": record.ordered().then(|| list::stone_list(&game, record.stones())),
+        "opening": opening_json(record),
     })
+}
+
+/// The DIF name of the opening of a Connect6 line that has its first three stones, black's on
+/// J10 (as `cpbim name --json` prints it), with the figures of the thesis that picture it
+/// (none when it is not among its 24 named openings); `null` otherwise (and for a diagram).
+fn opening_json(record: &Record) -> Value {
+    if !record.game().is_connect6() || !record.ordered() {
+        return Value::Null;
+    }
+    let Ok(o) = opening::name_line(record.stones()) else {
+        return Value::Null;
+    };
+    let figures: Vec<&str> = opening::named_openings()
+        .into_iter()
+        .find(|(named, _)| *named == o)
+        .map(|(_, figures)| figures)
+        .unwrap_or_default();
+    json!({"name": o.name(), "short": o.short(), "stones": o.stones(), "figures": figures})
 }
 
 /// The record with `pending` stones played after it: the game that they finish (a move
