@@ -2,8 +2,10 @@
 //! (fantoccini) against `cpbim serve --port 0`: load the page, place the built-in example's
 //! stones by clicking, solve it and read the numbered line from the page, walk the proof,
 //! analyse, play moves against the engine, paste an SGF and step through it, watch a long
-//! solve's nodes, mark Renju's forbidden points, and set up, analyse and extend a Gomoku puzzle
-//! diagram. Prints the measured latencies. Chromium and chromedriver come from the OS packages (`.ci/run`
+//! solve's nodes, mark Renju's forbidden points, set up, analyse and extend a Gomoku puzzle
+//! diagram, read the move list, the evaluation bar and the opening's name, flip the board,
+//! export a PNG, copy the position, and lay the page out in a 400-pixel window. Prints the
+//! measured latencies. Chromium and chromedriver come from the OS packages (`.ci/run`
 //! installs them); without them the test fails and says how to install them.
 //!
 //! With `CPBIM_SCREENSHOTS=DIR` the main views are saved as PNG files into DIR (the README's
@@ -13,6 +15,7 @@ mod common;
 
 use common::binary::cpbim;
 use common::{gomoku_puzzle, LONG_SOLVE};
+use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
@@ -186,6 +189,38 @@ impl Page {
         self.click("#load").await;
     }
 
+    /// A real click of the mouse at (x, y) of the viewport, wherever the page has put things.
+    async fn click_at(&self, x: f64, y: f64) {
+        let (x, y) = (x.round(), y.round());
+        let mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveTo {
+                duration: None,
+                x,
+                y,
+            })
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        self.c
+            .perform_actions(mouse)
+            .await
+            .unwrap_or_else(|e| panic!("click at ({x}, {y}): {e}"));
+    }
+
+    /// The evaluation shown beside the board: its text and where it comes from.
+    async fn evaluation(&self) -> (String, String) {
+        let v = self
+            .js("return [document.getElementById('eval-text').textContent, document.getElementById('eval-source').dataset.source]")
+            .await;
+        (
+            v[0].as_str().unwrap().to_string(),
+            v[1].as_str().unwrap_or("").to_string(),
+        )
+    }
+
     async fn screenshot(&self, name: &str) {
         let Ok(dir) = std::env::var("CPBIM_SCREENSHOTS") else {
             return;
@@ -279,6 +314,19 @@ async fn drive(page: Page, url: String) {
         .await;
     let listed: Vec<&str> = listed.as_str().unwrap().split_whitespace().collect();
     assert_eq!(listed, stones);
+    // The opening's DIF name, as `cpbim name` gives it; no evaluation known yet.
+    let name = cpbim(&["name", &stones[..3].join(" "), "--json"], b"", &[]);
+    let name: Value = serde_json::from_str(name.stdout.trim()).unwrap();
+    let opening = page
+        .js("const o = document.getElementById('opening'); return [o.dataset.opening, o.textContent]")
+        .await;
+    assert_eq!(opening[0], name["short"]);
+    let said = opening[1].as_str().unwrap();
+    assert!(
+        said.contains(name["name"].as_str().unwrap()) && said.contains("thesis fig. 2.9"),
+        "{said}"
+    );
+    assert_eq!(page.evaluation().await, ("—".to_string(), String::new()));
     page.screenshot("setup").await;
 
     // Solve: the line drawn with move numbers is cpbim solve's line.
@@ -316,6 +364,18 @@ async fn drive(page: Page, url: String) {
         best < 1000.0,
         "solving the example took {best} ms on the page"
     );
+    // The evaluation bar: the win Solve found.
+    assert_eq!(
+        page.evaluation().await,
+        (
+            format!("black wins in {} plies", cli["depth"]),
+            "solve".to_string()
+        )
+    );
+    let share = page
+        .js("return document.getElementById('eval-bar').dataset.share")
+        .await;
+    assert_eq!(share, json!("1.000"));
     page.screenshot("solve").await;
 
     // Walk the proof: choose the first defence; the attacker's answer is drawn as move 3.
@@ -381,6 +441,7 @@ async fn drive(page: Page, url: String) {
     assert_eq!(verdicts, json!(expected));
     assert!(expected[..4].iter().all(|v| !v.is_empty()), "{expected:?}");
     page.screenshot("analyse").await;
+    move_list(&page, "J10 K11 I11 H11 I10 J11 L11 J9 K9", &cli.stdout).await;
 
     // Play against the engine at a fixed depth: the engine (black) opens, we answer, it answers.
     page.click("#new-game").await;
@@ -399,6 +460,11 @@ async fn drive(page: Page, url: String) {
     let first: Value = serde_json::from_str(first.stdout.trim()).unwrap();
     let mut n = first["move"].as_array().unwrap().len() as u64;
     page.wait_stones(n).await;
+    // The engine's evaluation of the position its move made (its value, black's).
+    assert_eq!(
+        page.evaluation().await,
+        (eval_text(first["eval"].as_i64().unwrap()), "engine".into())
+    );
     for (round, reply) in [["K11", "I11"], ["H11", "L11"]].iter().enumerate() {
         // Our move: the first two free points of a fixed list.
         let taken = page.js("return Array.from(document.querySelectorAll('#stones circle')).map(c => c.dataset.stone)").await;
@@ -462,6 +528,7 @@ async fn drive(page: Page, url: String) {
     page.click("#back").await;
     page.wait_stones(45).await;
     assert_eq!(page.stones().await, 45);
+    flip_and_export(&page, &stones[..45]).await;
 
     // A long solve shows its nodes while it runs.
     page.load(LONG_SOLVE).await;
@@ -577,6 +644,251 @@ async fn drive(page: Page, url: String) {
     puzzle(&page).await;
     variations(&page).await;
     prove_job(&page).await;
+    narrow(&page).await;
+}
+
+/// The evaluation bar's text for the engine value `v` (black's view; not a decided game).
+fn eval_text(v: i64) -> String {
+    match v {
+        0 => "even (0)".to_string(),
+        v if v > 0 => format!("black +{v}"),
+        v => format!("white +{}", -v),
+    }
+}
+
+/// The move list after an analysis of `line` (`analyzed`: `cpbim analyze --json`'s lines):
+/// one entry per move with the verdict mark of the command line, the current move marked, a
+/// click on an entry goes there, and the evaluation bar shows the analysis's evaluation of
+/// the position at the cursor, or nothing where there is none.
+async fn move_list(page: &Page, line: &str, analyzed: &str) {
+    let boundaries: Vec<Value> = analyzed
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let stones: Vec<&str> = line.split_whitespace().collect();
+    // Connect6: black's one stone, then two a move; the move from boundary i is entry i + 2.
+    let mut expected = vec![(format!("1. {}", stones[0]), String::new())];
+    for (i, b) in boundaries.iter().enumerate().take(stones.len() / 2) {
+        let mark = b["review"]["mark"].as_str().unwrap();
+        let text = format!("{}. {}", i + 2, stones[1 + 2 * i..3 + 2 * i].join(" "));
+        let text = if mark.is_empty() {
+            text
+        } else {
+            format!("{text} {mark}")
+        };
+        let verdict = b["review"]["verdict"].as_str().unwrap().to_string();
+        expected.push((text, verdict));
+    }
+    let shown = page
+        .js("return Array.from(document.querySelectorAll('#moves .move')).map(b => [b.textContent, b.dataset.verdict || ''])")
+        .await;
+    let shown: Vec<(String, String)> = serde_json::from_value(shown).unwrap();
+    assert_eq!(shown, expected);
+    assert!(shown.iter().any(|(t, _)| t.ends_with("??")), "{shown:?}");
+    let current =
+        "return Array.from(document.querySelectorAll('#moves .current')).map(b => b.dataset.move)";
+    assert_eq!(page.js(current).await, json!(["5"]));
+    // A click on move 4: the board after it, move 4 marked, the analysis's evaluation there.
+    page.click("#moves .move[data-move='4']").await;
+    page.wait_stones(7).await;
+    assert_eq!(page.js(current).await, json!(["4"]));
+    let at7 = boundaries.iter().find(|b| b["stones"] == json!(7)).unwrap();
+    let v = at7["eval"]["value"].as_i64().unwrap();
+    let black = if at7["to_move"] == json!("black") {
+        v
+    } else {
+        -v
+    };
+    assert_eq!(
+        page.evaluation().await,
+        (eval_text(black), "analyse".into())
+    );
+    page.js("document.getElementById('list').scrollIntoView({block: 'end'})")
+        .await;
+    page.screenshot("movelist").await;
+    page.js("window.scrollTo(0, 0)").await;
+    // After the move that walked into a loss: white's win, found by the analysis.
+    page.click("#moves .move[data-move='5']").await;
+    page.wait_stones(9).await;
+    let at9 = boundaries.iter().find(|b| b["stones"] == json!(9)).unwrap();
+    assert_eq!(at9["win"]["result"], json!("win"));
+    let plies = at9["win"]["depth"].as_u64().unwrap();
+    let won = if plies == 0 {
+        "white wins: the row now".to_string()
+    } else {
+        format!("white wins in {plies} plies")
+    };
+    assert_eq!(page.evaluation().await, (won, "analyse".into()));
+    // The empty board: nothing known, nothing shown.
+    key(page, "Home").await;
+    page.wait_stones(0).await;
+    assert_eq!(page.evaluation().await, ("—".to_string(), String::new()));
+    let none = page
+        .js("return document.getElementById('eval-bar').classList.contains('none') && document.querySelectorAll('#moves .current').length")
+        .await;
+    assert_eq!(none, json!(0));
+}
+
+/// Flip (the key f): the board upside down, the labels with it, and a real click where a point
+/// is drawn places that point. The board as a PNG picture of the board's size with its stones;
+/// the position's text copied, through the clipboard or the export box.
+async fn flip_and_export(page: &Page, line: &[String]) {
+    let centre = |pt: &str| {
+        format!("const r = document.querySelector('rect[data-point=\"{pt}\"]').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]")
+    };
+    let top_left = page.js(&centre("A19")).await;
+    key(page, "f").await;
+    page.until(
+        "the flipped board",
+        "return document.body.dataset.flipped === 'true'",
+    )
+    .await;
+    let labels = page
+        .js("const by = (s, k) => Array.from(document.querySelectorAll(s)).sort((a, b) => a.getBoundingClientRect()[k] - b.getBoundingClientRect()[k]).map(e => e.textContent).join(' '); return [by('[data-column]', 'x'), by('[data-row]', 'y')]")
+        .await;
+    let columns: Vec<&str> = "S R Q P O N M L K J I H G F E D C B A".split(' ').collect();
+    let rows: Vec<String> = (1..=19).map(|r| r.to_string()).collect();
+    assert_eq!(labels, json!([columns.join(" "), rows.join(" ")]));
+    // Where A19 was drawn, S1 is now: a real click there places S1 (white's first stone).
+    assert_eq!(page.js(&centre("S1")).await, top_left);
+    page.click_at(top_left[0].as_f64().unwrap(), top_left[1].as_f64().unwrap())
+        .await;
+    page.wait_stones(46).await;
+    let placed = page
+        .js("return Array.from(document.querySelectorAll('#stones .pending')).map(c => [c.dataset.stone, c.dataset.color])")
+        .await;
+    assert_eq!(placed, json!([["S1", "white"]]));
+    page.click("#undo").await;
+    page.wait_stones(45).await;
+
+    // The PNG: the board's drawing at twice its size, flipped as shown, its stones in it.
+    page.click("#png").await;
+    page.until(
+        "the PNG",
+        "return document.getElementById('export-text').dataset.format === 'png'",
+    )
+    .await;
+    let png = page
+        .c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+            (async () => {
+              const a = document.getElementById('export-download');
+              const blob = await (await fetch(a.href)).blob();
+              const head = Array.from(new Uint8Array(await blob.slice(0, 8).arrayBuffer()));
+              const bmp = await createImageBitmap(blob);
+              const c = document.createElement('canvas');
+              [c.width, c.height] = [bmp.width, bmp.height];
+              const ctx = c.getContext('2d');
+              ctx.drawImage(bmp, 0, 0);
+              const px = (x, y) => Array.from(ctx.getImageData(2 * x, 2 * y, 1, 1).data.slice(0, 3));
+              const at = (pt) => { const s = document.querySelector(`[data-stone='${pt}']`); return px(s.cx.baseVal.value, s.cy.baseVal.value); };
+              done({type: blob.type, name: a.download, head, size: [bmp.width, bmp.height],
+                    viewBox: document.getElementById('board').getAttribute('viewBox'),
+                    black: at(arguments[0]), white: at(arguments[1]), empty: px(45, 45)});
+            })().catch((e) => done({error: String(e)}));",
+            vec![json!(line[0]), json!(line[1])],
+        )
+        .await
+        .expect("the PNG is read back");
+    assert_eq!(png["error"], Value::Null, "{png}");
+    assert_eq!(png["type"], json!("image/png"));
+    assert_eq!(png["name"], json!("position.png"));
+    assert_eq!(png["head"], json!([137, 80, 78, 71, 13, 10, 26, 10]));
+    assert_eq!(png["viewBox"], json!("0 0 600 600"));
+    assert_eq!(png["size"], json!([1200, 1200]));
+    let rgb = |k: &str| -> Vec<u64> {
+        png[k]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect()
+    };
+    assert!(rgb("black").iter().all(|&c| c < 60), "{png}");
+    assert!(rgb("white").iter().all(|&c| c > 200), "{png}");
+    // The board's colour (#e8c07a) between four points.
+    let empty = rgb("empty");
+    let wood = [0xe8, 0xc0, 0x7a];
+    assert!(
+        empty.iter().zip(wood).all(|(&c, w)| c.abs_diff(w) < 8),
+        "{png}"
+    );
+    key(page, "f").await;
+    page.until(
+        "the board upright",
+        "return document.body.dataset.flipped === 'false'",
+    )
+    .await;
+
+    // Copy: the stone list of the position on the board, as `cpbim position` writes it.
+    let list = cpbim(&["position", &line.join(" "), "--format", "list"], b"", &[]);
+    let list = list.stdout.trim_end();
+    let copied = "const s = document.getElementById('copy-status'); return s.dataset.how && [s.dataset.how, s.dataset.text, s.textContent]";
+    page.click("#copy").await;
+    let how = page.until("the copy", copied).await;
+    eprintln!("copy: {how}");
+    assert_eq!(how[1], json!(list));
+    assert!(
+        how[0] == json!("clipboard") || how[0] == json!("selection"),
+        "{how}"
+    );
+    // A browser that refuses the clipboard: the text in the export box, selected and copied.
+    page.js("navigator.clipboard.writeText = () => Promise.reject(new Error('refused'))")
+        .await;
+    page.click("#copy").await;
+    let how = page.until("the copy without the clipboard", copied).await;
+    assert_ne!(how[0], json!("clipboard"), "{how}");
+    let boxed = page
+        .js("const b = document.getElementById('export-text'); return [b.value, b.value.substring(b.selectionStart, b.selectionEnd)]")
+        .await;
+    assert_eq!(boxed, json!([list, list]));
+}
+
+/// A 400-pixel window: the board scales to the width, the panels stack below it, and nothing
+/// scrolls sideways.
+async fn narrow(page: &Page) {
+    page.c
+        .set_window_size(400, 900)
+        .await
+        .expect("a 400-pixel window");
+    page.until("the narrow window", "return window.innerWidth <= 400")
+        .await;
+    page.click("#analyze").await;
+    page.until(
+        "the analysis",
+        "return document.querySelectorAll('#analysis tr.boundary').length > 0",
+    )
+    .await;
+    let layout = page
+        .js(
+            "const r = (id) => document.getElementById(id).getBoundingClientRect();
+             return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth,
+                     board: [r('board').width, r('board').height], boardBottom: r('board').bottom,
+                     right: [r('right').top, r('right').right], moves: r('moves').height}",
+        )
+        .await;
+    eprintln!("at 400 pixels: {layout}");
+    let n = |k: &str, i: usize| layout[k][i].as_f64().unwrap();
+    assert!(
+        layout["scroll"].as_f64().unwrap() <= 400.0,
+        "scrolls sideways: {layout}"
+    );
+    assert!(
+        (300.0..=400.0).contains(&n("board", 0)),
+        "the board's width: {layout}"
+    );
+    assert!(
+        (n("board", 0) - n("board", 1)).abs() < 1.0,
+        "a square board: {layout}"
+    );
+    assert!(
+        n("right", 0) >= layout["boardBottom"].as_f64().unwrap() && n("right", 1) <= 400.0,
+        "the panels below the board: {layout}"
+    );
+    assert!(layout["moves"].as_f64().unwrap() > 0.0, "{layout}");
+    page.js("window.scrollTo(0, 0)").await;
+    page.screenshot("narrow").await;
 }
 
 /// The prove job: a threat-space proof of the position on the board, worded as the command

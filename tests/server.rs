@@ -550,7 +550,19 @@ async fn the_page_is_served() {
     let a = get(&app, "/").await;
     assert_eq!(a.status, StatusCode::OK);
     assert!(a.text.contains("<svg id=\"board\""));
-    for f in ["board.js", "board.css"] {
+    // Every asset the page names is served.
+    let named: Vec<&str> = a
+        .text
+        .split("\"/assets/")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap())
+        .collect();
+    assert_eq!(
+        named,
+        ["board.css", "moves.js", "export.js", "board.js"],
+        "the page's assets"
+    );
+    for f in named {
         let a = get(&app, &format!("/assets/{f}")).await;
         assert_eq!(a.status, StatusCode::OK, "{f}");
         assert!(!a.text.is_empty());

@@ -4,6 +4,8 @@
 // move, the stones still to place, the end of a finished game and Renju's forbidden points.
 // A puzzle (a diagram: stones without a play order, and a side to move) is kept as the diagram
 // and the side, and the stones played after it as the list: the colours start with that side.
+// Beside this file: moves.js (the move list, the evaluation bar, the opening's name) and
+// export.js (export, the PNG picture, the clipboard), loaded before it.
 'use strict';
 
 const S = {
@@ -21,6 +23,8 @@ const S = {
   analysisAt: null, // for a puzzle's analysis: the stones of the list at its position
   seq: 0,          // number of the last position request (older answers are dropped)
   restored: false, // has the page read back the game kept in its address or storage?
+  known: new Map(), // what is known of positions, by position (moves.js)
+  flipped: false,  // is the board drawn upside down (row 1 at the top, column A on the right)?
 };
 
 const $ = (id) => document.getElementById(id);
@@ -158,6 +162,7 @@ function status() {
   document.body.dataset.variations = all.length;
   $('counter').textContent = S.puzzle ? `puzzle (${S.puzzle.side} to move) + ${played}` : played;
   remember();
+  showKnown();
   $('list').textContent = S.puzzle
     ? `(a diagram: no play order)${S.cursor ? ' then ' + S.stones.slice(0, S.cursor).join(' ') : ''}`
     : p.list;
@@ -181,9 +186,27 @@ function parsePoint(name) {
   return [col, row];
 }
 
+// Where column c and row r (0-based, row 0 being row 1) are drawn: row 1 at the bottom and
+// column A on the left, or the other way round when the board is flipped.
+function colX(c) {
+  return MARGIN + CELL * (S.flipped ? S.pos.columns - 1 - c : c);
+}
+
+function rowY(r) {
+  return MARGIN + CELL * (S.flipped ? r : S.pos.rows - 1 - r);
+}
+
 function xy(name) {
   const [c, r] = parsePoint(name);
-  return [MARGIN + CELL * c, MARGIN + CELL * (S.pos.rows - 1 - r)];
+  return [colX(c), rowY(r)];
+}
+
+// Turn the board upside down (the button, the key f): every point keeps its name.
+function flip() {
+  S.flipped = !S.flipped;
+  document.body.dataset.flipped = S.flipped;
+  $('flip').setAttribute('aria-pressed', S.flipped);
+  if (S.pos) draw();
 }
 
 function draw() {
@@ -197,16 +220,16 @@ function draw() {
   svg.dataset.rows = p.rows;
   const grid = el('g', { class: 'grid' }, svg);
   for (let c = 0; c < p.columns; c++) {
-    const x = MARGIN + CELL * c;
+    const x = colX(c);
     el('line', { x1: x, y1: MARGIN, x2: x, y2: h - MARGIN }, grid);
-    el('text', { x, y: MARGIN / 2 - 2, class: 'label' }, svg).textContent = LETTERS[c];
+    el('text', { x, y: MARGIN / 2 - 2, class: 'label', 'data-column': LETTERS[c] }, svg).textContent = LETTERS[c];
     el('text', { x, y: h - MARGIN / 2 + 2, class: 'label' }, svg).textContent = LETTERS[c];
   }
   for (let r = 0; r < p.rows; r++) {
-    const y = MARGIN + CELL * r;
+    const y = rowY(r);
     el('line', { x1: MARGIN, y1: y, x2: w - MARGIN, y2: y }, grid);
-    el('text', { x: MARGIN / 2 - 2, y, class: 'label' }, svg).textContent = p.rows - r;
-    el('text', { x: w - MARGIN / 2 + 2, y, class: 'label' }, svg).textContent = p.rows - r;
+    el('text', { x: MARGIN / 2 - 2, y, class: 'label', 'data-row': r + 1 }, svg).textContent = r + 1;
+    el('text', { x: w - MARGIN / 2 + 2, y, class: 'label' }, svg).textContent = r + 1;
   }
   const occupied = new Map();
   for (const [pt, color] of p.stones) occupied.set(pt, color);
@@ -614,12 +637,15 @@ function solve() {
   if (depth !== undefined) body.depth = depth;
   if (time !== undefined) body.time = time;
   const t0 = performance.now();
+  const [key, side] = [keyAt(S.cursor), S.pos.to_move];
   $('solve-result').textContent = 'solving…';
   $('solve-result').removeAttribute('data-solve-ms');
   $('solve-result').removeAttribute('data-result');
   $('proof').innerHTML = '';
   startJob('solve', '/api/solve', body, (r) => {
+    if (r.result === 'win') noteWin(key, side, r.depth, 'solve');
     showSolve(r);
+    showEval();
     $('solve-result').dataset.solveMs = (performance.now() - t0).toFixed(1);
   });
 }
@@ -664,7 +690,12 @@ function prove() {
   }
   $('prove-result').textContent = 'proving…';
   $('prove-result').removeAttribute('data-result');
-  startJob('prove', '/api/prove', body, showProve);
+  const key = keyAt(S.cursor);
+  startJob('prove', '/api/prove', body, (r) => {
+    if (r.result === 'proven') noteWin(key, r.side, null, 'prove');
+    showProve(r);
+    showEval();
+  });
 }
 
 // The answer as `cpbim prove` words it; a proven win's first threat drawn on the board.
@@ -767,7 +798,11 @@ function analyze() {
   $('analysis').textContent = 'analysing…';
   // A puzzle is analysed as the one position on the board (it has no earlier boundaries).
   const at = S.puzzle ? S.cursor : null;
-  startJob('analyze', '/api/analyze', body, (objects) => showAnalysis(objects, at));
+  const line = S.stones.slice(0, S.cursor);
+  startJob('analyze', '/api/analyze', body, (objects) => {
+    noteAnalysis(objects, line, at !== null);
+    showAnalysis(objects, at);
+  });
 }
 
 function res(s) {
@@ -868,9 +903,11 @@ function afterHumanMove() {
     return say(e.message);
   }
   $('play-status').textContent = 'the engine thinks…';
+  const [line, side] = [S.stones.slice(0, S.cursor), p.to_move];
   startJob('move', '/api/move', body, async (r) => {
     if (!S.play) return;
-    setLine(S.stones.slice(0, S.cursor).concat(r.move));
+    noteEngineMove(positionKey(line), r, side, line.concat(r.move), 'engine');
+    setLine(line.concat(r.move));
     await refresh();
     $('play-status').textContent = `engine: ${r.move.join(' ')} (${r.verdict}, eval ${r.eval})`;
     document.body.dataset.engineMoves = (Number(document.body.dataset.engineMoves || 0) + 1).toString();
@@ -885,31 +922,14 @@ function hint() {
   } catch (e) {
     return say(e.message);
   }
+  const [key, side] = [keyAt(S.cursor), S.pos.to_move];
   startJob('move', '/api/move', body, (r) => {
+    noteEngineMove(key, r, side, null, 'hint');
     S.overlay = { hint: r.move };
     draw();
+    showEval();
     $('play-status').textContent = `hint: ${r.move.join(' ')} (${r.verdict})`;
   });
-}
-
-// ---------- export ----------
-
-async function exportAs(format) {
-  const { body } = request();
-  const req = { game: body.game, record: body.record, format };
-  if (body.to_move) req.to_move = body.to_move;
-  try {
-    const text = await api('/api/export', req);
-    $('export-text').value = text;
-    const type = format === 'svg' ? 'image/svg+xml' : 'text/plain';
-    const a = $('export-download');
-    if (a.href) URL.revokeObjectURL(a.href);
-    a.href = URL.createObjectURL(new Blob([text], { type }));
-    a.download = `position.${format === 'list' || format === 'diagram' ? 'txt' : format}`;
-    $('export-text').dataset.format = format;
-  } catch (e) {
-    say(e.message);
-  }
 }
 
 // ---------- wiring ----------
@@ -944,7 +964,10 @@ function wire() {
   $('play-stop').onclick = () => { if (S.job && S.job.kind === 'move') cancelJob(); stopPlay(); };
   $('hint').onclick = hint;
   $('job-cancel').onclick = cancelJob;
+  $('flip').onclick = flip;
   for (const b of document.querySelectorAll('button.export')) b.onclick = () => exportAs(b.dataset.format);
+  $('png').onclick = exportPng;
+  $('copy').onclick = copyPosition;
   document.addEventListener('keydown', (ev) => {
     if (ev.target.tagName === 'TEXTAREA' || ev.target.tagName === 'INPUT') return;
     const keys = {
@@ -954,6 +977,7 @@ function wire() {
       End: () => go(S.stones.length),
       ArrowUp: () => variation(-1),
       ArrowDown: () => variation(1),
+      f: flip,
     };
     if (keys[ev.key]) {
       ev.preventDefault();
