@@ -160,7 +160,7 @@ fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
             (SearchName::ProofNumber, _) => 1,
             (SearchName::DepthFirst, n) => limits::threads(n),
         },
-        progress: Some(Arc::new(prove::lambda::Progress::default())),
+        progress: Some(Arc::new(prove::Progress::default())),
         store: None,
     };
     if let Some(why) = limits.refusal(pos.game()) {
@@ -173,7 +173,7 @@ fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
 }
 
 /// Run `work` with a progress line on stderr (nodes, threat budget, leaf searches, table).
-fn with_progress<T>(progress: &prove::lambda::Progress, work: impl FnOnce() -> T) -> T {
+fn with_progress<T>(progress: &prove::Progress, work: impl FnOnce() -> T) -> T {
     let done = AtomicBool::new(false);
     std::thread::scope(|s| {
         s.spawn(|| {

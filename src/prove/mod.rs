@@ -5,6 +5,7 @@
 
 mod dfpn;
 pub mod lambda;
+pub mod limits;
 mod parallel;
 pub mod report;
 pub mod sgf;
@@ -12,7 +13,8 @@ pub mod store;
 pub mod tree;
 pub mod zone;
 
-pub use lambda::{cannot_start, prove, Answer, Limits, Search, Verdict};
+pub use lambda::prove;
+pub use limits::{cannot_start, Answer, Limits, Progress, Search, Verdict};
 pub use store::Store;
 pub use tree::{Reply, ThreatProof};
 

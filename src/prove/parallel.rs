@@ -9,7 +9,8 @@
 //! Verdicts are the serial search's within the same limits: an OR of the same alternatives,
 //! an AND of the same defences. The proof may differ (another threat may be proven first).
 
-use super::lambda::{Answer, Prover};
+use super::lambda::Prover;
+use super::limits::Answer;
 use super::lock;
 use super::tree::{Reply, ThreatProof};
 use crate::board::Board;

@@ -1,7 +1,7 @@
 //! A proof search's answer and progress as JSON (docs/json.md, `prove`): what `cpbim prove
 //! --json` prints and what the board's prove job sends.
 
-use super::lambda::{Answer, Limits, Progress, Search, Verdict};
+use super::limits::{Answer, Limits, Progress, Search, Verdict};
 use crate::board::Position;
 use crate::geom::Color;
 use serde_json::{json, Value};

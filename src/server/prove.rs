@@ -71,7 +71,7 @@ fn work(payload: Result<Json<ProveRequest>, JsonRejection>) -> Result<Work, ApiE
         width: req.width.unwrap_or(defaults.width),
         max_time: Some(time),
         threads: 1,
-        progress: Some(Arc::new(prove::lambda::Progress::default())),
+        progress: Some(Arc::new(prove::Progress::default())),
         ..defaults
     };
     if let Some(why) = limits.refusal(pos.game()) {

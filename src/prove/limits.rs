@@ -1,0 +1,215 @@
+//! What a proof search is given and what it answers: its limits ([`Limits`], [`Search`]),
+//! the counters it publishes while it runs ([`Progress`]), its verdict and costs ([`Answer`]),
+//! and the one refusal before it starts ([`cannot_start`]).
+
+use super::store::Store;
+use super::tree::ThreatProof;
+use crate::board::Position;
+use crate::geom::Color;
+use std::sync::atomic::{AtomicU32, AtomicU64};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The limits of a proof search.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Threat moves on any line of the proof before its leaf.
+    pub threats: u32,
+    /// The depth in plies of the leaf search at the root, the first question asked (`solve`'s
+    /// default, so that `prove` wins wherever `solve` does).
+    pub root_depth: u32,
+    /// The leaf search's depth in plies below the root.
+    pub leaf_depth: u32,
+    /// Nodes of one leaf search (a leaf that runs out has not won).
+    pub leaf_nodes: u64,
+    /// Threat moves tried at one attacker node, the most promising first.
+    pub width: usize,
+    /// Quiet moves tried at one attacker node once its threat moves fail, the most promising
+    /// first (0: none): moves that win by threats, not by the leaf search, were the defender
+    /// to pass (λ-search's third order). Games of one stone a move, depth-first search only.
+    pub quiet: usize,
+    /// How deep quiet moves nest: 1, quiet moves whose pass proofs use threats only; 2, pass
+    /// proofs with quiet moves of their own (whose pass proofs use threats only); and so on.
+    pub quiet_depth: usize,
+    /// Stop after this many attacker and defender nodes.
+    pub max_nodes: Option<u64>,
+    /// Stop after this long.
+    pub max_time: Option<Duration>,
+    /// Answer only the defences inside the relevance zone of each threat (false: every legal
+    /// defence, the full-width reference the tests compare with).
+    pub zone: bool,
+    /// How the tree is searched.
+    pub search: Search,
+    /// Threads of the depth-first search ([`super::parallel`]: the root's moves as jobs).
+    pub threads: usize,
+    /// Where the search publishes how far it is, for a caller to show while it runs.
+    pub progress: Option<Arc<Progress>>,
+    /// The on-disk store of proven and failed attacker nodes, read and written as the search
+    /// goes ([`super::store`]).
+    pub store: Option<Arc<Mutex<Store>>>,
+}
+
+/// How a proof search goes through its tree (the same nodes, the same verdicts within the
+/// same limits).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Search {
+    /// Depth-first, the threat budget deepened from 0 ([`prove`]'s own; the faster on real
+    /// Connect6 positions so far: docs/search.md).
+    #[default]
+    DepthFirst,
+    /// Depth-first proof-number search ([`super::dfpn`]), the threat budget deepened from 0.
+    ProofNumber,
+}
+
+/// How far a running proof search is, read by another thread (updated every
+/// [`PUBLISH_EVERY`] nodes and at the end).
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Attacker and defender nodes.
+    pub nodes: AtomicU64,
+    /// Leaf searches run.
+    pub leaf_searches: AtomicU64,
+    /// The threat budget of the search under way.
+    pub threats: AtomicU32,
+    /// Attacker nodes remembered in the table.
+    pub known: AtomicU64,
+    /// Entries of the store.
+    pub stored: AtomicU64,
+    /// The root's alternatives (threat moves, or the defender's first stones) settled, of
+    /// how many, in the search under way.
+    pub root_done: AtomicU64,
+    /// See [`Progress::root_done`].
+    pub root_total: AtomicU64,
+    /// The proof-number search's root numbers (0 and 0 before it starts).
+    pub root_pn: AtomicU32,
+    /// See [`Progress::root_pn`].
+    pub root_dn: AtomicU32,
+}
+
+/// Nodes between two publications of [`Progress`].
+pub const PUBLISH_EVERY: u64 = 256;
+
+/// The most threats on a line a search may be given.
+pub const MAX_THREATS: u32 = 12;
+
+/// The deepest nesting of quiet moves a search may be given.
+pub const MAX_QUIET_DEPTH: usize = 4;
+
+impl Limits {
+    /// What is wrong with these limits for `game`, named as the CLI's options, if anything.
+    pub fn refusal(&self, game: &crate::Game) -> Option<String> {
+        Some(if self.threats > MAX_THREATS {
+            format!("--threats {}: at most {MAX_THREATS}", self.threats)
+        } else if self.width == 0 || self.leaf_nodes == 0 {
+            "--width and --leaf-nodes are at least 1".to_string()
+        } else if self.quiet_depth == 0 || self.quiet_depth > MAX_QUIET_DEPTH {
+            format!(
+                "--quiet-depth {}: from 1 to {MAX_QUIET_DEPTH}",
+                self.quiet_depth
+            )
+        } else if self.quiet > 0 && game.p() != 1 {
+            format!(
+                "--quiet {}: quiet moves are searched in the games of one stone a move only",
+                self.quiet
+            )
+        } else if self.quiet > 0 && self.search == Search::ProofNumber {
+            format!(
+                "--quiet {}: quiet moves are searched depth-first only",
+                self.quiet
+            )
+        } else {
+            return None;
+        })
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            threats: 2,
+            root_depth: crate::search::DEFAULT_DEPTH,
+            leaf_depth: 24,
+            leaf_nodes: 1_000_000,
+            width: 24,
+            quiet: 0,
+            quiet_depth: 1,
+            max_nodes: None,
+            max_time: None,
+            zone: true,
+            search: Search::default(),
+            threads: 1,
+            progress: None,
+            store: None,
+        }
+    }
+}
+
+/// What a proof search decided.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// The attacker wins: the proof.
+    Proven(ThreatProof),
+    /// No proof within the limits (which says nothing of the position's value).
+    NotProven,
+    /// A node or time limit, or a signal, ended the search first.
+    Stopped,
+}
+
+impl Verdict {
+    /// `proven`, `not proven` or `stopped`, as the CLI and JSON say it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Verdict::Proven(_) => "proven",
+            Verdict::NotProven => "not proven",
+            Verdict::Stopped => "stopped",
+        }
+    }
+}
+
+impl Answer {
+    /// The threats on the proof's longest line when proven, else the threat budget reached.
+    pub fn threats_reached(&self) -> u32 {
+        match &self.verdict {
+            Verdict::Proven(proof) => proof.threats(),
+            _ => self.threats,
+        }
+    }
+}
+
+/// A proof search's answer and what it cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The threat budget of the last search completed (or begun, when stopped).
+    pub threats: u32,
+    /// Attacker and defender nodes.
+    pub nodes: u64,
+    /// Leaf searches run, and their nodes.
+    pub leaf_searches: u64,
+    /// Nodes of the leaf searches.
+    pub leaf_nodes: u64,
+    /// Wall time.
+    pub time: Duration,
+    /// Of which in leaf searches.
+    pub leaf_time: Duration,
+    /// Positions the store answered.
+    pub store_hits: u64,
+    /// Time spent reading and writing the store.
+    pub store_time: Duration,
+    /// Why the store failed, when it did (the search then stopped).
+    pub store_error: Option<String>,
+}
+
+/// Why a proof search for `a` cannot start from `pos`, if it cannot: the attacker to move
+/// must place a whole move of p stones (not black's first stone of Connect6, nor a move half
+/// placed).
+pub fn cannot_start(pos: &Position, a: Color) -> Option<String> {
+    let p = pos.game().p();
+    (a == pos.to_move() && pos.stones_to_place() != p).then(|| {
+        format!(
+            "the side to move places {} here, not {p}: `prove` starts from a move of {p} stones",
+            crate::text::counted(pos.stones_to_place() as u64, "stone"),
+        )
+    })
+}
