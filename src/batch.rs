@@ -3,6 +3,7 @@
 
 use crate::board::{Board, Position};
 use crate::geom::Color;
+use crate::model::Kind;
 use crate::notation::{decode, parse_record, ParseError, Reading};
 use crate::record::{Record, Status, Win};
 use crate::search::{Config, Solution, Solver};
@@ -152,6 +153,61 @@ pub fn solve_lines<M: Model>(
             result
         })
         .collect()
+}
+
+/// Run `$body` with `$M` the CPBIM model of `$game`'s kind, the model `cpbim solve` uses by
+/// default.
+macro_rules! with_cpbim {
+    ($game:expr, $M:ident => $body:expr) => {
+        match crate::model::kind_of($game) {
+            Kind::Connect6 => {
+                type $M = crate::Cpbim;
+                $body
+            }
+            Kind::Five => {
+                type $M = crate::model::Cpbim5;
+                $body
+            }
+            Kind::K4 => {
+                type $M = crate::model::CpbimK4;
+                $body
+            }
+            Kind::K5 => {
+                type $M = crate::model::CpbimK5;
+                $body
+            }
+            Kind::K6 => {
+                type $M = crate::model::CpbimK6;
+                $body
+            }
+            Kind::K7 => {
+                type $M = crate::model::CpbimK7;
+                $body
+            }
+            Kind::K8 => {
+                type $M = crate::model::CpbimK8;
+                $body
+            }
+        }
+    };
+}
+
+/// [`answer`] with the CPBIM model of the record's game: what `cpbim solve` answers for one
+/// game by default.
+pub fn answer_cpbim(record: &Record, config: &Config, stop: &AtomicBool) -> Answer {
+    with_cpbim!(record.game(), M => answer::<M>(record, config, stop))
+}
+
+/// [`solve_lines`] with the CPBIM model of `how.game`: what `cpbim solve` answers for a batch
+/// by default.
+pub fn solve_lines_cpbim(
+    lines: &[Vec<u8>],
+    how: Reading,
+    config: &Config,
+    stop: &AtomicBool,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<LineResult> {
+    with_cpbim!(&how.game, M => solve_lines::<M>(lines, how, config, stop, progress))
 }
 
 /// The message of a caught panic, as an error answer.

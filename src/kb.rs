@@ -176,6 +176,18 @@ pub enum Origin {
     Cached(std::path::PathBuf),
 }
 
+impl Origin {
+    /// In words: `built into the binary`, `read from the cache PATH`, ….
+    pub fn describe(&self) -> String {
+        match self {
+            Origin::BuiltIn => "built into the binary".into(),
+            Origin::Generated(ms) => format!("generated in {ms} ms (no writable cache)"),
+            Origin::Written(p) => format!("generated and cached in {}", p.display()),
+            Origin::Cached(p) => format!("read from the cache {}", p.display()),
+        }
+    }
+}
+
 /// The knowledge base of one classification ([`Params`]) for lines up to `n` long: the
 /// connection type of every shape, the empty-point types (`n` bytes per shape) and the
 /// composite classes.
@@ -255,6 +267,17 @@ pub fn params_of(game: &Game, c: Color) -> Params {
 pub fn game_tables(game: &Game) -> [&'static Tables; 2] {
     let n = game.m().max(game.n()) as u32;
     [Color::Black, Color::White].map(|c| tables(params_of(game, c), n))
+}
+
+/// The tables of `game` with the colours that play by each: `[("both", t)]` when both colours
+/// share one table, else `[("black", b), ("white", w)]` (Renju, standard Gomoku's black).
+pub fn colour_tables(game: &Game) -> Vec<(&'static str, &'static Tables)> {
+    let [black, white] = game_tables(game);
+    if std::ptr::eq(black, white) {
+        vec![("both", black)]
+    } else {
+        vec![("black", black), ("white", white)]
+    }
 }
 
 /// The tables of `params` for lines up to `n` long at least: built in for the presets,

@@ -1,10 +1,12 @@
-//! Output formats of `cpbim solve`, `move` and `position` (`docs/json.md`), shared by the
-//! command line and the server.
+//! Output formats of `cpbim solve`, `move`, `position` and `kb stats` (`docs/json.md`), shared
+//! by the command line, the server and the Python package.
 
 use crate::batch::Answer;
 use crate::board::{points_text, Board, Position};
 use crate::engine::{Choice, Verdict};
+use crate::game::Game;
 use crate::geom::Point;
+use crate::kb::{self, ConnType};
 use crate::notation::{self, Format, WriteError};
 use crate::record::{Record, Win};
 use crate::renju;
@@ -48,9 +50,56 @@ pub fn answer_json(a: &Answer) -> Value {
     }
 }
 
+/// The JSON object of one line of a batch: its answer, or `{"error": "…"}` (without the
+/// `"input_line"` the command line puts first).
+pub fn line_json(r: &crate::batch::LineResult) -> Value {
+    match r {
+        Ok(a) => answer_json(a),
+        Err(e) => error_json(e),
+    }
+}
+
 /// `{"error": "…"}` for an input line that is not a game.
 pub fn error_json(message: &str) -> Value {
     json!({ "error": message })
+}
+
+/// `cpbim kb stats --json`: Table 1 (`"types"`: shapes per connection type, `"total"`) and
+/// Table 2 (`"sizes_kb"`).
+pub fn kb_stats_json(s: &kb::Stats) -> Value {
+    let mut types = serde_json::Map::new();
+    for t in ConnType::ALL {
+        types.insert(t.name().into(), s.counts[t as usize].into());
+    }
+    json!({
+        "types": types,
+        "total": s.total,
+        "sizes_kb": s.sizes_kb,
+    })
+}
+
+/// `cpbim kb stats --game G --json`: the game's tables ([`kb::colour_tables`]) with their
+/// counts per type, size and origin, and Table 2.
+pub fn kb_game_json(game: &Game, tables: &[(&str, &kb::Tables)]) -> Value {
+    let tables: Vec<_> = tables
+        .iter()
+        .map(|(colour, t)| {
+            let counts = t.counts();
+            let mut types = serde_json::Map::new();
+            for c in ConnType::ALL {
+                types.insert(c.name().into(), counts[c as usize].into());
+            }
+            json!({
+                "colour": colour,
+                "k": t.params.k, "p": t.params.p, "exact": t.params.exact, "n": t.n,
+                "shapes": counts.iter().sum::<u64>(),
+                "types": types,
+                "size_kb": t.size_kb(),
+                "origin": t.origin.describe(),
+            })
+        })
+        .collect();
+    json!({"game": game.to_string(), "tables": tables, "sizes_kb": kb::stats().sizes_kb})
 }
 
 /// Points as the game writes them, space-separated: `J10 K10`.

@@ -2,7 +2,7 @@
 
 use anyhow::{Context, Result};
 use clap::Subcommand;
-use cpbim::kb::{self, ConnType, Origin, Tables};
+use cpbim::kb::{self, ConnType};
 use cpbim::Game;
 use std::path::PathBuf;
 
@@ -64,16 +64,7 @@ pub fn run(command: KbCommand) -> Result<()> {
 fn stats(json: bool) -> Result<()> {
     let s = kb::stats();
     if json {
-        let mut types = serde_json::Map::new();
-        for t in ConnType::ALL {
-            types.insert(t.name().into(), s.counts[t as usize].into());
-        }
-        let out = serde_json::json!({
-            "types": types,
-            "total": s.total,
-            "sizes_kb": s.sizes_kb,
-        });
-        outln!("{out}")?;
+        outln!("{}", cpbim::report::kb_stats_json(&s))?;
         return Ok(());
     }
     outln!("Table 1: connection shapes of Connect(19,19,6,2,1) per type")?;
@@ -99,51 +90,12 @@ fn stats(json: bool) -> Result<()> {
     Ok(())
 }
 
-fn origin_text(o: &Origin) -> String {
-    match o {
-        Origin::BuiltIn => "built into the binary".into(),
-        Origin::Generated(ms) => format!("generated in {ms} ms (no writable cache)"),
-        Origin::Written(p) => format!("generated and cached in {}", p.display()),
-        Origin::Cached(p) => format!("read from the cache {}", p.display()),
-    }
-}
-
-/// The tables of `game` with the colours that play by each.
-fn colour_tables(game: &Game) -> Vec<(&'static str, &'static Tables)> {
-    let [black, white] = kb::game_tables(game);
-    if std::ptr::eq(black, white) {
-        vec![("both", black)]
-    } else {
-        vec![("black", black), ("white", white)]
-    }
-}
-
-fn table_json(colour: &str, t: &Tables) -> serde_json::Value {
-    let counts = t.counts();
-    let mut types = serde_json::Map::new();
-    for c in ConnType::ALL {
-        types.insert(c.name().into(), counts[c as usize].into());
-    }
-    serde_json::json!({
-        "colour": colour,
-        "k": t.params.k, "p": t.params.p, "exact": t.params.exact, "n": t.n,
-        "shapes": counts.iter().sum::<u64>(),
-        "types": types,
-        "size_kb": t.size_kb(),
-        "origin": origin_text(&t.origin),
-    })
-}
-
 fn game_stats(game: &Game, json: bool) -> Result<()> {
     let start = std::time::Instant::now();
-    let tables = colour_tables(game);
+    let tables = kb::colour_tables(game);
     let took = start.elapsed();
     if json {
-        let v: Vec<_> = tables.iter().map(|(c, t)| table_json(c, t)).collect();
-        outln!(
-            "{}",
-            serde_json::json!({"game": game.to_string(), "tables": v, "sizes_kb": kb::stats().sizes_kb})
-        )?;
+        outln!("{}", cpbim::report::kb_game_json(game, &tables))?;
         return Ok(());
     }
     for (colour, t) in &tables {
@@ -179,7 +131,7 @@ fn game_stats(game: &Game, json: bool) -> Result<()> {
         outln!(
             "table size, 4-bit entries: {:.3} KB; {} ({:.0} ms)",
             t.size_kb(),
-            origin_text(&t.origin),
+            t.origin.describe(),
             took.as_secs_f64() * 1e3
         )?;
         outln!()?;
