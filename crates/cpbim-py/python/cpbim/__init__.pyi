@@ -1,0 +1,98 @@
+"""cpbim: a threat-space solver for Connect6 and the k-in-a-row family, from Python."""
+
+from typing import Any, Dict, Iterable, List, Optional, Union
+
+__version__: str
+
+def solve(
+    position: str,
+    game: str = "connect6",
+    depth: Optional[int] = None,
+    nodes: Optional[int] = None,
+    time: Optional[float] = None,
+    proof: bool = False,
+    to_move: Optional[str] = None,
+) -> Dict[str, Any]:
+    """Solve one game: the object ``cpbim solve --json`` prints for it.
+
+    ``position`` is the text of one game in any format the command line reads (a stone
+    list, a diagram, SGF, a contest record, a row of the game-record CSV), not a path.
+    ``game``: ``connect6``, ``gomoku``, ``gomoku-standard``, ``renju``, ``NAME:SIZE`` or
+    ``connect(m,n,k,p,q)``. ``depth``: plies, whole rounds (default 28); ``nodes`` and ``time``
+    (seconds) bound the search (result ``unknown``); ``proof`` attaches the proof tree of a
+    win; ``to_move`` (``"black"``/``"white"``) sets the side to move of a puzzle diagram.
+
+    Returns ``{"result", "depth", "minimal", "line", "nodes", "time_ms"}`` (plus ``"proof"``),
+    or for a finished game ``{"result": "finished", "winner", "row", "last_move"}``.
+    Raises ``ValueError`` for a text that is not a game or an option out of range.
+    """
+
+def solve_batch(
+    lines: Iterable[Union[str, bytes]],
+    game: str = "connect6",
+    depth: Optional[int] = None,
+    nodes: Optional[int] = None,
+    time: Optional[float] = None,
+    proof: bool = False,
+    to_move: Optional[str] = None,
+    threads: int = 1,
+) -> List[Dict[str, Any]]:
+    """Solve one game per line, on ``threads`` threads (0: every core), answers in order.
+
+    Each answer is what :func:`solve` returns for that line (the objects of
+    ``cpbim solve --json`` for a file of these lines, without ``"input_line"``); a line that is
+    not a game gets ``{"error": message}`` instead of an exception. Every search starts from a
+    fresh table, so answers and node counts do not depend on ``threads``.
+    """
+
+def move(
+    position: str,
+    game: str = "connect6",
+    depth: Optional[int] = None,
+    time: Optional[float] = None,
+    to_move: Optional[str] = None,
+    player: str = "cpbim",
+) -> Dict[str, Any]:
+    """The engine's move: the object ``cpbim move --json`` prints.
+
+    ``depth``: alpha-beta depth in whole moves, 1 to 9 (default 2 without ``time``; the same
+    answer on every run); ``time``: seconds for the move (not with ``depth``); ``player``:
+    ``cpbim`` (the engine) or a baseline player, ``seed000`` (Connect6) or ``seed004`` (the
+    games of five). Returns ``{"move", "eval", "verdict", "win_depth", "depth", "pv", "nodes",
+    "time_ms"}``. Raises ``ValueError`` for a text that is not a game, a finished game, a full
+    board or an option out of range.
+    """
+
+def kb_stats(game: Optional[str] = None) -> Dict[str, Any]:
+    """The knowledge base: ``cpbim kb stats --json`` (Tables 1 and 2 of the paper), or with a
+    game ``cpbim kb stats --game GAME --json`` (its tables, counts per type, sizes)."""
+
+class Position:
+    """A game read from any format the command line reads (stone list, diagram, SGF, contest
+    record, CSV row), in progress or finished. Raises ``ValueError`` when the text is not a
+    game of ``game``."""
+
+    def __init__(
+        self, text: str, game: str = "connect6", to_move: Optional[str] = None
+    ) -> None: ...
+    @property
+    def stones(self) -> List[str]:
+        """The stones in play order, as point names (``["J10", "K11", "I11"]``)."""
+    @property
+    def to_move(self) -> str:
+        """``"black"`` or ``"white"`` (for a finished game, the loser)."""
+    @property
+    def game(self) -> str:
+        """The game's name (``connect6``, ``gomoku``, …)."""
+    @property
+    def ordered(self) -> bool:
+        """Whether the play order was read (``False`` for a diagram)."""
+    @property
+    def finished(self) -> Optional[Dict[str, Any]]:
+        """For a finished game, ``solve``'s ``finished`` object; else ``None``."""
+    def to_text(self, format: str = "list") -> str:
+        """The game as ``cpbim position --format FORMAT`` writes it: ``list``, ``diagram``,
+        ``sgf``, ``contest`` or ``csv``. ``ValueError`` when the format cannot hold it."""
+    def to_sgf(self) -> str:
+        """The game as SGF (``to_text("sgf")``)."""
+    def __eq__(self, other: object) -> bool: ...
