@@ -3,7 +3,6 @@
 
 use crate::board::{Board, Position};
 use crate::geom::Color;
-use crate::model::Kind;
 use crate::notation::{decode, parse_record, ParseError, Reading};
 use crate::record::{Record, Status, Win};
 use crate::search::{Config, Solution, Solver};
@@ -155,37 +154,39 @@ pub fn solve_lines<M: Model>(
         .collect()
 }
 
-/// Run `$body` with `$M` the CPBIM model of `$game`'s kind, the model `cpbim solve` uses by
-/// default.
-macro_rules! with_cpbim {
+/// Run `$body` with the type `$M` set to the CPBIM model of the kind of `$game` (a `&Game`): the
+/// model `cpbim solve` and `analyze` use by default, for a caller generic over [`Model`]
+/// (`cpbim::with_cpbim_model!(record.game(), M => batch::answer::<M>(…))`).
+#[macro_export]
+macro_rules! with_cpbim_model {
     ($game:expr, $M:ident => $body:expr) => {
-        match crate::model::kind_of($game) {
-            Kind::Connect6 => {
-                type $M = crate::Cpbim;
+        match $crate::model::kind_of($game) {
+            $crate::model::Kind::Connect6 => {
+                type $M = $crate::Cpbim;
                 $body
             }
-            Kind::Five => {
-                type $M = crate::model::Cpbim5;
+            $crate::model::Kind::Five => {
+                type $M = $crate::model::Cpbim5;
                 $body
             }
-            Kind::K4 => {
-                type $M = crate::model::CpbimK4;
+            $crate::model::Kind::K4 => {
+                type $M = $crate::model::CpbimK4;
                 $body
             }
-            Kind::K5 => {
-                type $M = crate::model::CpbimK5;
+            $crate::model::Kind::K5 => {
+                type $M = $crate::model::CpbimK5;
                 $body
             }
-            Kind::K6 => {
-                type $M = crate::model::CpbimK6;
+            $crate::model::Kind::K6 => {
+                type $M = $crate::model::CpbimK6;
                 $body
             }
-            Kind::K7 => {
-                type $M = crate::model::CpbimK7;
+            $crate::model::Kind::K7 => {
+                type $M = $crate::model::CpbimK7;
                 $body
             }
-            Kind::K8 => {
-                type $M = crate::model::CpbimK8;
+            $crate::model::Kind::K8 => {
+                type $M = $crate::model::CpbimK8;
                 $body
             }
         }
@@ -195,7 +196,7 @@ macro_rules! with_cpbim {
 /// [`answer`] with the CPBIM model of the record's game: what `cpbim solve` answers for one
 /// game by default.
 pub fn answer_cpbim(record: &Record, config: &Config, stop: &AtomicBool) -> Answer {
-    with_cpbim!(record.game(), M => answer::<M>(record, config, stop))
+    crate::with_cpbim_model!(record.game(), M => answer::<M>(record, config, stop))
 }
 
 /// [`solve_lines`] with the CPBIM model of `how.game`: what `cpbim solve` answers for a batch
@@ -207,7 +208,7 @@ pub fn solve_lines_cpbim(
     stop: &AtomicBool,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<LineResult> {
-    with_cpbim!(&how.game, M => solve_lines::<M>(lines, how, config, stop, progress))
+    crate::with_cpbim_model!(&how.game, M => solve_lines::<M>(lines, how, config, stop, progress))
 }
 
 /// The message of a caught panic, as an error answer.
