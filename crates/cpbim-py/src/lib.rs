@@ -244,16 +244,7 @@ fn solve_batch<'py>(
         time,
         proof,
     )?;
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let threads = match usize::try_from(threads) {
-        Err(_) => {
-            return Err(value_error(format!(
-                "threads {threads}: give 1 or more (0: every core)"
-            )))
-        }
-        Ok(0) => cores,
-        Ok(n) => n.min(cores),
-    };
+    let threads = thread_count(threads)?;
     if lines.is_instance_of::<PyString>() || lines.is_instance_of::<PyBytes>() {
         return Err(PyTypeError::new_err(
             "lines must be a list of lines (str or bytes), not one string",
@@ -346,6 +337,82 @@ fn engine_move<'py>(
     })?
     .map_err(value_error)?;
     to_python(py, &choice)
+}
+
+/// `analyze(position, game="connect6", depth=None, nodes=None, time=None, to_move=None,
+/// defenses=False, radius=2, eval=True, verdicts=True, threads=1)`: the objects
+/// `cpbim analyze --json` prints for one game, one per move boundary and one for the end of a
+/// finished game.
+#[pyfunction]
+#[pyo3(signature = (position, game="connect6", depth=None, nodes=None, time=None, to_move=None, defenses=false, radius=2, eval=true, verdicts=true, threads=1))]
+#[allow(clippy::too_many_arguments)]
+fn analyze<'py>(
+    py: Python<'py>,
+    position: &str,
+    game: &str,
+    depth: Option<&Bound<'py, PyAny>>,
+    nodes: Option<&Bound<'py, PyAny>>,
+    time: Option<f64>,
+    to_move: Option<&str>,
+    defenses: bool,
+    radius: usize,
+    eval: bool,
+    verdicts: bool,
+    threads: i64,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    use cpbim::analyze::{analyze_record, boundary_json, end_json, AnalyzeConfig};
+    let how = reading(game, to_move)?;
+    let cfg = AnalyzeConfig {
+        search: solve_config(
+            &how.game,
+            whole("depth", depth)?,
+            whole("nodes", nodes)?,
+            time,
+            false,
+        )?,
+        defenses,
+        radius,
+        prove: None,
+        eval,
+        review: verdicts,
+    };
+    let threads = thread_count(threads)?;
+    let text = position.to_string();
+    let objects = run(py, move |stop| {
+        let record = cpbim::opening::parse_game_or_name(&text, how).map_err(|e| e.to_string())?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| format!("starting threads: {e}"))?;
+        let analysis = pool
+            .install(|| {
+                cpbim::with_cpbim_model!(record.game(), M => {
+                    analyze_record::<M>(&record, &cfg, stop, &|_| {})
+                })
+            })
+            .map_err(|e| e.to_string())?;
+        let objects: Vec<Value> = analysis
+            .boundaries
+            .iter()
+            .map(boundary_json)
+            .chain(end_json(&analysis))
+            .collect();
+        Ok::<_, String>(objects)
+    })?
+    .map_err(value_error)?;
+    objects.iter().map(|v| to_python(py, v)).collect()
+}
+
+/// `threads` of a call: 0 for every core, more than the cores capped at them.
+fn thread_count(threads: i64) -> PyResult<usize> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match usize::try_from(threads) {
+        Err(_) => Err(value_error(format!(
+            "threads {threads}: give 1 or more (0: every core)"
+        ))),
+        Ok(0) => Ok(cores),
+        Ok(n) => Ok(n.min(cores)),
+    }
 }
 
 /// A test hook: a panic inside the library, which must arrive as a `RuntimeError`.
@@ -467,6 +534,7 @@ fn _cpbim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve_batch, m)?)?;
     m.add_function(wrap_pyfunction!(kb_stats, m)?)?;
     m.add_function(wrap_pyfunction!(engine_move, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     m.add_class::<Position>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -45,6 +45,28 @@ def solve_batch(
     fresh table, so answers and node counts do not depend on ``threads``.
     """
 
+def analyze(
+    position: str,
+    game: str = "connect6",
+    depth: Optional[int] = None,
+    nodes: Optional[int] = None,
+    time: Optional[float] = None,
+    to_move: Optional[str] = None,
+    defenses: bool = False,
+    radius: int = 2,
+    eval: bool = True,
+    verdicts: bool = True,
+    threads: int = 1,
+) -> List[Dict[str, Any]]:
+    """Move-by-move analysis of one game: the objects ``cpbim analyze --json`` prints, one per
+    move boundary (``stones``, ``to_move``, ``last_move``, ``live_windows``, ``thn``, ``win``,
+    ``threat``, ``eval``, ``review``, with ``defenses`` the defences), then one for the end of a
+    finished game. ``position`` may also be a DIF opening name (``"X-J8"``). ``depth``,
+    ``nodes``, ``time`` bound each search as in :func:`solve`; ``eval=False`` and
+    ``verdicts=False`` are ``--no-eval`` and ``--no-verdicts``; ``threads`` (0: every core)
+    run the defence searches. Raises ``ValueError`` for a text that is not a game.
+    """
+
 def move(
     position: str,
     game: str = "connect6",
