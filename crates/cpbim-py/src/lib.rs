@@ -403,6 +403,99 @@ fn analyze<'py>(
     objects.iter().map(|v| to_python(py, v)).collect()
 }
 
+/// A whole-number option given as an `int`: within `T`'s range, else `ValueError`.
+fn count<T: TryFrom<i64>>(name: &str, value: i64) -> PyResult<T> {
+    T::try_from(value).map_err(|_| value_error(format!("{name} {value}: out of range")))
+}
+
+/// `prove(position, game="connect6", side=None, threats=2, depth=None, leaf_depth=24,
+/// leaf_nodes=1000000, width=24, quiet=0, quiet_depth=1, nodes=None, time=None,
+/// full_width=False, search="depth-first", threads=1, to_move=None)`: the object
+/// `cpbim prove --json` prints.
+#[pyfunction]
+#[pyo3(signature = (position, game="connect6", side=None, threats=2, depth=None, leaf_depth=24, leaf_nodes=1_000_000, width=24, quiet=0, quiet_depth=1, nodes=None, time=None, full_width=false, search="depth-first", threads=1, to_move=None))]
+#[allow(clippy::too_many_arguments)]
+fn prove<'py>(
+    py: Python<'py>,
+    position: &str,
+    game: &str,
+    side: Option<&str>,
+    threats: i64,
+    depth: Option<&Bound<'py, PyAny>>,
+    leaf_depth: i64,
+    leaf_nodes: i64,
+    width: i64,
+    quiet: i64,
+    quiet_depth: i64,
+    nodes: Option<&Bound<'py, PyAny>>,
+    time: Option<f64>,
+    full_width: bool,
+    search: &str,
+    threads: i64,
+    to_move: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    use cpbim::prove::{self, Limits, Search};
+    let how = reading(game, to_move)?;
+    let side = side_of(side)
+        .map_err(|_| value_error(format!("side {side:?}: give \"black\" or \"white\"")))?;
+    let search = match search {
+        "depth-first" => Search::DepthFirst,
+        "proof-number" => Search::ProofNumber,
+        other => {
+            return Err(value_error(format!(
+                "search {other:?}: give \"depth-first\" or \"proof-number\""
+            )))
+        }
+    };
+    let threads = thread_count(threads)?;
+    if search == Search::ProofNumber && threads > 1 {
+        return Err(value_error(format!(
+            "threads {threads}: the proof-number search runs on one thread (the depth-first one on many)"
+        )));
+    }
+    let depth_of =
+        |name: &str, d: u32| cpbim::limits::depth(name, d, &how.game).map_err(value_error);
+    let limits = Limits {
+        threats: count("threats", threats)?,
+        root_depth: depth_of(
+            "depth",
+            whole("depth", depth)?.unwrap_or(cpbim::search::DEFAULT_DEPTH),
+        )?,
+        leaf_depth: depth_of("leaf_depth", count("leaf_depth", leaf_depth)?)?,
+        leaf_nodes: count("leaf_nodes", leaf_nodes)?,
+        width: count("width", width)?,
+        quiet: count("quiet", quiet)?,
+        quiet_depth: count("quiet_depth", quiet_depth)?,
+        max_nodes: whole("nodes", nodes)?,
+        max_time: time
+            .map(|t| cpbim::limits::seconds("time", t))
+            .transpose()
+            .map_err(value_error)?,
+        zone: !full_width,
+        search,
+        threads,
+        progress: None,
+        store: None,
+    };
+    if let Some(why) = limits.refusal(&how.game) {
+        return Err(value_error(why));
+    }
+    let text = position.to_string();
+    let answer = run(py, move |stop| {
+        let record = cpbim::opening::parse_game_or_name(&text, how).map_err(|e| e.to_string())?;
+        let pos = cpbim::report::to_play(&record)?;
+        let side = side.unwrap_or(pos.to_move());
+        if let Some(why) = prove::cannot_start(&pos, side) {
+            return Err(why);
+        }
+        let answer =
+            cpbim::with_cpbim_model!(pos.game(), M => prove::prove::<M>(&pos, side, &limits, stop));
+        Ok(prove::report::answer_json(&pos, side, &limits, &answer))
+    })?
+    .map_err(value_error)?;
+    to_python(py, &answer)
+}
+
 /// `threads` of a call: 0 for every core, more than the cores capped at them.
 fn thread_count(threads: i64) -> PyResult<usize> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -535,6 +628,7 @@ fn _cpbim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(kb_stats, m)?)?;
     m.add_function(wrap_pyfunction!(engine_move, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(prove, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     m.add_class::<Position>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -7,6 +7,15 @@ lock, so several Python threads search at once; Ctrl-C stops a search and raises
 message; a failure inside the library raises ``RuntimeError``.
 """
 
-from ._cpbim import Position, __version__, analyze, kb_stats, move, solve, solve_batch
+from ._cpbim import Position, __version__, analyze, kb_stats, move, prove, solve, solve_batch
 
-__all__ = ["Position", "__version__", "analyze", "kb_stats", "move", "solve", "solve_batch"]
+__all__ = [
+    "Position",
+    "__version__",
+    "analyze",
+    "kb_stats",
+    "move",
+    "prove",
+    "solve",
+    "solve_batch",
+]

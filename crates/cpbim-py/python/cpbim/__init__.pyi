@@ -85,6 +85,32 @@ def move(
     board or an option out of range.
     """
 
+def prove(
+    position: str,
+    game: str = "connect6",
+    side: Optional[str] = None,
+    threats: int = 2,
+    depth: Optional[int] = None,
+    leaf_depth: int = 24,
+    leaf_nodes: int = 1_000_000,
+    width: int = 24,
+    quiet: int = 0,
+    quiet_depth: int = 1,
+    nodes: Optional[int] = None,
+    time: Optional[float] = None,
+    full_width: bool = False,
+    search: str = "depth-first",
+    threads: int = 1,
+    to_move: Optional[str] = None,
+) -> Dict[str, Any]:
+    """Threat-space proof search: the object ``cpbim prove --json`` prints (``result``:
+    ``proven``, ``not proven`` or ``stopped``; ``limits``; counts; ``proof``). The options are
+    ``cpbim prove``'s (``side`` asks for the win of the side not to move; ``search``:
+    ``depth-first`` or ``proof-number``), except ``threads``, 1 by default (0: every core; with
+    more than one the proof and the counts may vary from run to run, the verdict does not).
+    No store. Raises ``ValueError`` for a text that is not a game or an option out of range.
+    """
+
 def kb_stats(game: Optional[str] = None) -> Dict[str, Any]:
     """The knowledge base: ``cpbim kb stats --json`` (Tables 1 and 2 of the paper), or with a
     game ``cpbim kb stats --game GAME --json`` (its tables, counts per type, sizes)."""

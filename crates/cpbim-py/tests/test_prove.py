@@ -1,0 +1,59 @@
+"""cpbim.prove gives the object of `cpbim prove --json`."""
+
+import cpbim
+import pytest
+from conftest import cli_json_lines, run_cli
+
+GAME3 = (
+    "j10 j11 k10 k11 i12 l12 l9 m8 l11 n11 n9 n10 o12 k8 j9 i6 k9 i10 h11 g12 l7 h12 g11 f11 "
+    "h9 h13 g10 h14 i13 g15 i15"
+)
+UNTIMED = ("time_ms", "leaf_time_ms", "store_time_ms")
+
+
+def untimed(answer: dict) -> dict:
+    return {k: v for k, v in answer.items() if k not in UNTIMED}
+
+
+@pytest.mark.parametrize(
+    "text,game,args,kwargs",
+    [
+        (GAME3, "connect6", [], {}),
+        (GAME3, "connect6", ["--search", "proof-number"], {"search": "proof-number"}),
+        (GAME3, "connect6", ["--threats", "0"], {"threats": 0}),
+        ("H8 A1 J8 C1 I7 A3 I9 O15", "gomoku", [], {}),
+        ("h8 a1 h9 o1", "gomoku", ["--threats", "2", "--quiet", "4", "--nodes", "2000"],
+         {"threats": 2, "quiet": 4, "nodes": 2000}),
+        ("h8 i9 j10", "gomoku", ["--side", "black", "--nodes", "300"], {"side": "black", "nodes": 300}),
+        ("J10 K11 L11", "connect6", ["--full-width", "--threats", "1", "--leaf-depth", "8"],
+         {"full_width": True, "threats": 1, "leaf_depth": 8}),
+    ],
+)
+def test_the_cli_object(text, game, args, kwargs):
+    [cli] = cli_json_lines("prove", "--game", game, text, "--json", "--threads", "1", *args)
+    py = cpbim.prove(text, game=game, **kwargs)
+    assert untimed(py) == untimed(cli)
+    assert list(py) == list(cli)
+
+
+def test_game_3_is_proven_with_one_threat():
+    answer = cpbim.prove(GAME3, threads=2)
+    assert answer["result"] == "proven" and answer["threats"] == 1
+    assert len(answer["proof"]["threat"]) == 2  # a move of two stones (which one may vary)
+
+
+def test_errors():
+    for text, args, kwargs in [
+        ("J10 T11", [], {}),
+        (GAME3, ["--leaf-depth", "5"], {"leaf_depth": 5}),
+        (GAME3, ["--search", "proof-number", "--threads", "2"], {"search": "proof-number", "threads": 2}),
+    ]:
+        done = run_cli("prove", text, *args, check=False)
+        assert done.returncode != 0
+        with pytest.raises(ValueError) as e:
+            cpbim.prove(text, **kwargs)
+        expected = done.stderr.strip().splitlines()[-1][len("error: "):]
+        assert str(e.value) == expected.replace("--leaf-depth", "leaf_depth").replace("--threads", "threads"), text
+    for kwargs in [{"threats": -1}, {"side": "red"}, {"search": "bfs"}, {"time": -1.0}, {"leaf_nodes": -5}]:
+        with pytest.raises(ValueError):
+            cpbim.prove(GAME3, **kwargs)
