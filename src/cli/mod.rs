@@ -342,10 +342,6 @@ macro_rules! with_game_model {
                 type $M = cpbim::Cpbm;
                 $body
             }
-            (Kind::Connect6, N::Cpbim) => {
-                type $M = cpbim::Cpbim;
-                $body
-            }
             (Kind::Five, N::Iu) => {
                 type $M = model::Iu5;
                 $body
@@ -354,30 +350,7 @@ macro_rules! with_game_model {
                 type $M = model::Cpbm5;
                 $body
             }
-            (Kind::Five, N::Cpbim) => {
-                type $M = model::Cpbim5;
-                $body
-            }
-            (Kind::K4, N::Cpbim) => {
-                type $M = model::CpbimK4;
-                $body
-            }
-            (Kind::K5, N::Cpbim) => {
-                type $M = model::CpbimK5;
-                $body
-            }
-            (Kind::K6, N::Cpbim) => {
-                type $M = model::CpbimK6;
-                $body
-            }
-            (Kind::K7, N::Cpbim) => {
-                type $M = model::CpbimK7;
-                $body
-            }
-            (Kind::K8, N::Cpbim) => {
-                type $M = model::CpbimK8;
-                $body
-            }
+            (_, N::Cpbim) => cpbim::with_cpbim_model!(&$game, $M => $body),
             (_, other) => $crate::cli::usage!(
                 "--model {}: the comparison models are built for connect6 and the games of five on boards up to 16×16; {} runs raw or cpbim",
                 other.name(),
