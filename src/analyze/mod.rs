@@ -7,7 +7,8 @@ mod report;
 mod verdict;
 
 pub use report::{
-    board_svg, boundary_json, boundary_text, end_json, end_text, summary_header, summary_row,
+    analysis_json, board_svg, boundary_json, boundary_text, end_json, end_text, summary_header,
+    summary_row,
 };
 pub use verdict::{
     eval_json, first_mistake, review_json, review_text, Eval, Review, Verdict as MoveVerdict,

@@ -7,6 +7,16 @@ use crate::board::{points_text, Board};
 use crate::geom::{Color, Point};
 use crate::search::{Outcome, Solution};
 
+/// The objects of `cpbim analyze --json` for one analysis: one per boundary, then the end of a
+/// finished game.
+pub fn analysis_json(a: &Analysis) -> Vec<serde_json::Value> {
+    a.boundaries
+        .iter()
+        .map(boundary_json)
+        .chain(end_json(a))
+        .collect()
+}
+
 /// The JSON object of one boundary: `{"stones", "to_move", "last_move", "live_windows",
 /// "thn", "win", "threat"}` and, when computed, `"defenses"`. `win` and `threat` are the
 /// objects of `cpbim solve --json`.

@@ -6,8 +6,8 @@ use super::{stopped, with_game_model, InputArgs, ModelName, SearchArgs, STOP};
 use anyhow::{Context, Result};
 use clap::Args;
 use cpbim::analyze::{
-    analyze_record, board_svg, boundary_json, boundary_text, end_json, end_text, summary_header,
-    summary_row, Analysis, AnalyzeConfig,
+    analysis_json, analyze_record, board_svg, boundary_text, end_text, summary_header, summary_row,
+    Analysis, AnalyzeConfig,
 };
 use cpbim::text::counted;
 use cpbim::{Game, Record};
@@ -202,8 +202,7 @@ fn print_error(args: &AnalyzeArgs, label: &str, e: &anyhow::Error) -> Result<()>
 
 fn print_analysis(args: &AnalyzeArgs, batch_label: Option<&str>, a: &Analysis) -> Result<()> {
     if args.json {
-        let objects = a.boundaries.iter().map(boundary_json).chain(end_json(a));
-        for mut v in objects {
+        for mut v in analysis_json(a) {
             if let Some(label) = batch_label {
                 v["line"] = label.into();
             }

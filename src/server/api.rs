@@ -4,10 +4,9 @@
 
 use super::jobs::{self, JobState, Work};
 use super::{ApiError, State};
-use crate::analyze::{analyze_record, board_svg, boundary_json, end_json, AnalyzeConfig};
+use crate::analyze::{analysis_json, analyze_record, board_svg, AnalyzeConfig};
 use crate::engine::{player_for, Limits, Params, PlayerKind};
 use crate::geom::{Color, Point};
-use crate::model::{self, Kind};
 use crate::notation::{list, Format};
 use crate::record::Record;
 use crate::report::{answer_json, choice_json, finished_json, position_text, to_play};
@@ -28,44 +27,6 @@ use std::time::Duration;
 pub const MAX_MOVE_SECONDS: f64 = 60.0;
 /// The deepest `depth` a move may ask for, in whole moves (deeper runs for minutes).
 pub const MAX_MOVE_DEPTH: u32 = 4;
-
-/// Run `$body` with `$M` the CPBIM model of `$game`'s kind (as `cpbim solve` and `analyze`
-/// choose by default).
-macro_rules! with_cpbim {
-    ($game:expr, $M:ident => $body:expr) => {
-        match model::kind_of(&$game) {
-            Kind::Connect6 => {
-                type $M = crate::Cpbim;
-                $body
-            }
-            Kind::Five => {
-                type $M = model::Cpbim5;
-                $body
-            }
-            Kind::K4 => {
-                type $M = model::CpbimK4;
-                $body
-            }
-            Kind::K5 => {
-                type $M = model::CpbimK5;
-                $body
-            }
-            Kind::K6 => {
-                type $M = model::CpbimK6;
-                $body
-            }
-            Kind::K7 => {
-                type $M = model::CpbimK7;
-                $body
-            }
-            Kind::K8 => {
-                type $M = model::CpbimK8;
-                $body
-            }
-        }
-    };
-}
-pub(super) use with_cpbim;
 
 /// The body as `T`, or a 4xx carrying what is wrong with it (400 for JSON that does not
 /// parse, 422 for an unknown or mistyped field, 415 without `Content-Type: application/json`).
@@ -520,11 +481,9 @@ pub async fn solve(
         Ok(Box::new(
             move |stop: &AtomicBool, progress: &(dyn Fn(Value) + Sync)| {
                 let poll = || json!({"nodes": counter.nodes(), "depth": counter.depth()});
-                let answer = jobs::polled(
-                    progress,
-                    &poll,
-                    || with_cpbim!(game, M => batch::answer::<M>(&record, &config, stop)),
-                );
+                let answer = jobs::polled(progress, &poll, || {
+                    batch::answer_cpbim(&record, &config, stop)
+                });
                 Ok(answer_json(&answer))
             },
         ))
@@ -595,16 +554,9 @@ fn analysis_work(record: Record, cfg: AnalyzeConfig, counter: Arc<SearchProgress
                 progress(poll());
             };
             let game = *record.game();
-            let analyse =
-                || with_cpbim!(game, M => analyze_record::<M>(&record, &cfg, stop, &report));
+            let analyse = || crate::with_cpbim_model!(&game, M => analyze_record::<M>(&record, &cfg, stop, &report));
             let a = jobs::polled(progress, &poll, analyse).map_err(|e| e.to_string())?;
-            let objects: Vec<Value> = a
-                .boundaries
-                .iter()
-                .map(boundary_json)
-                .chain(end_json(&a))
-                .collect();
-            Ok(Value::Array(objects))
+            Ok(Value::Array(analysis_json(&a)))
         },
     )
 }

@@ -2,10 +2,9 @@
 //! a side's win, its progress the search's (threat budget, nodes, leaf searches, the root's
 //! alternatives settled).
 
-use super::api::{body, launch, with_cpbim, Input, Side, Wait};
+use super::api::{body, launch, Input, Side, Wait};
 use super::jobs::{self, Work};
 use super::{ApiError, State};
-use crate::model::{self, Kind};
 use crate::prove::{self, Limits};
 use crate::report::to_play;
 use axum::extract::rejection::JsonRejection;
@@ -85,7 +84,7 @@ fn work(payload: Result<Json<ProveRequest>, JsonRejection>) -> Result<Work, ApiE
             let answer = jobs::polled(
                 progress,
                 &poll,
-                || with_cpbim!(game, M => prove::prove::<M>(&pos, side, &limits, stop)),
+                || crate::with_cpbim_model!(&game, M => prove::prove::<M>(&pos, side, &limits, stop)),
             );
             Ok(prove::report::answer_json(&pos, side, &limits, &answer))
         },

@@ -360,7 +360,7 @@ fn analyze<'py>(
     verdicts: bool,
     threads: i64,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    use cpbim::analyze::{analyze_record, boundary_json, end_json, AnalyzeConfig};
+    use cpbim::analyze::{analysis_json, analyze_record, AnalyzeConfig};
     let how = reading(game, to_move)?;
     let cfg = AnalyzeConfig {
         search: solve_config(
@@ -391,13 +391,7 @@ fn analyze<'py>(
                 })
             })
             .map_err(|e| e.to_string())?;
-        let objects: Vec<Value> = analysis
-            .boundaries
-            .iter()
-            .map(boundary_json)
-            .chain(end_json(&analysis))
-            .collect();
-        Ok::<_, String>(objects)
+        Ok::<_, String>(analysis_json(&analysis))
     })?
     .map_err(value_error)?;
     objects.iter().map(|v| to_python(py, v)).collect()
