@@ -23,11 +23,6 @@ impl Shard {
     /// `I/N` (I from 1 to N), `auto` (Slurm's array variables) or `auto/N` (the index from
     /// Slurm's or Kubernetes' variables, N given), with the environment read by `env`.
     pub fn parse(spec: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Shard, String> {
-        let number = |name: &str, text: &str| -> Result<usize, String> {
-            text.trim()
-                .parse::<usize>()
-                .map_err(|_| format!("{name} is {text:?}, not a whole number"))
-        };
         let (index, count) = match spec.split_once('/') {
             Some(("auto", n)) => (auto_index(env)?, number("N", n)?),
             Some((i, n)) => {
@@ -65,22 +60,24 @@ impl Shard {
     }
 }
 
+/// `text` as a whole number, or why not (naming `name`).
+fn number(name: &str, text: &str) -> Result<usize, String> {
+    text.trim()
+        .parse::<usize>()
+        .map_err(|_| format!("{name} is {text:?}, not a whole number"))
+}
+
 /// The index (from 0) a scheduler gave this task.
 fn auto_index(env: &dyn Fn(&str) -> Option<String>) -> Result<usize, String> {
-    let parse = |name: &str, v: String| {
-        v.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("{name} is {v:?}, not a whole number"))
-    };
     if let Some(id) = env(SLURM_ID) {
-        let id = parse(SLURM_ID, id)?;
-        let min = env(SLURM_MIN).map_or(Ok(0), |v| parse(SLURM_MIN, v))?;
+        let id = number(SLURM_ID, &id)?;
+        let min = env(SLURM_MIN).map_or(Ok(0), |v| number(SLURM_MIN, &v))?;
         return id
             .checked_sub(min)
             .ok_or_else(|| format!("{SLURM_ID} {id} is below {SLURM_MIN} {min}"));
     }
     if let Some(i) = env(K8S_INDEX) {
-        return parse(K8S_INDEX, i);
+        return number(K8S_INDEX, &i);
     }
     Err(format!(
         "neither {SLURM_ID} (Slurm job array) nor {K8S_INDEX} (Kubernetes indexed Job) is set"
