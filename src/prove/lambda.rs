@@ -95,7 +95,7 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
 
 impl<'s, M: Model> Prover<'s, M> {
     /// A prover of `a`'s win within `limits`, stopped by `stop`, its time counted from `start`.
-    fn new(limits: &'s Limits, a: Color, stop: &'s AtomicBool, start: Instant) -> Self {
+    pub(super) fn new(limits: &'s Limits, a: Color, stop: &'s AtomicBool, start: Instant) -> Self {
         Prover {
             solver: Solver::new(Config {
                 depth: limits.leaf_depth,
@@ -454,7 +454,7 @@ impl<M: Model> Prover<'_, M> {
     }
 
     /// The points of `zone` D may play on `b`, those that refuted threats lately first.
-    fn first_stones(&self, b: &Board, zone: PointSet) -> Vec<Point> {
+    pub(super) fn first_stones(&self, b: &Board, zone: PointSet) -> Vec<Point> {
         let firsts = zone.iter().filter(|&x| self.may_defend(b, x)).collect();
         self.killers_first(firsts)
     }

@@ -4,6 +4,7 @@
 //! proofs it writes ([`tree`]); and the threat-space search ([`lambda`]: depth-first, or by proof numbers).
 
 mod dfpn;
+pub mod expand;
 pub mod lambda;
 pub mod limits;
 mod parallel;
@@ -13,6 +14,7 @@ pub mod store;
 pub mod tree;
 pub mod zone;
 
+pub use expand::{expand, expansion_json, Expansion};
 pub use lambda::prove;
 pub use limits::{cannot_start, Answer, Limits, Progress, Search, Verdict};
 pub use store::Store;

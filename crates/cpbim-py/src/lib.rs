@@ -447,17 +447,14 @@ fn prove<'py>(
             "threads {threads}: the proof-number search runs on one thread (the depth-first one on many)"
         )));
     }
-    let depth_of =
-        |name: &str, d: u32| cpbim::limits::depth(name, d, &how.game).map_err(value_error);
     let limits = Limits {
         threats: count("threats", threats)?,
-        root_depth: depth_of(
+        root_depth: cpbim::limits::depth(
             "depth",
             whole("depth", depth)?.unwrap_or(cpbim::search::DEFAULT_DEPTH),
-        )?,
-        leaf_depth: depth_of("leaf_depth", count("leaf_depth", leaf_depth)?)?,
-        leaf_nodes: count("leaf_nodes", leaf_nodes)?,
-        width: count("width", width)?,
+            &how.game,
+        )
+        .map_err(value_error)?,
         quiet: count("quiet", quiet)?,
         quiet_depth: count("quiet_depth", quiet_depth)?,
         max_nodes: whole("nodes", nodes)?,
@@ -465,11 +462,9 @@ fn prove<'py>(
             .map(|t| cpbim::limits::seconds("time", t))
             .transpose()
             .map_err(value_error)?,
-        zone: !full_width,
         search,
         threads,
-        progress: None,
-        store: None,
+        ..leaf_limits(&how.game, leaf_depth, leaf_nodes, width, full_width)?
     };
     if let Some(why) = limits.refusal(&how.game) {
         return Err(value_error(why));
@@ -485,6 +480,81 @@ fn prove<'py>(
         let answer =
             cpbim::with_cpbim_model!(pos.game(), M => prove::prove::<M>(&pos, side, &limits, stop));
         Ok(prove::report::answer_json(&pos, side, &limits, &answer))
+    })?
+    .map_err(value_error)?;
+    to_python(py, &answer)
+}
+
+/// The limits of a proof search's leaves and width (`leaf_depth`, `leaf_nodes`, `width`, the
+/// zone unless `full_width`), the others at `cpbim prove`'s defaults.
+fn leaf_limits(
+    game: &Game,
+    leaf_depth: i64,
+    leaf_nodes: i64,
+    width: i64,
+    full_width: bool,
+) -> PyResult<cpbim::prove::Limits> {
+    Ok(cpbim::prove::Limits {
+        threats: 2,
+        root_depth: cpbim::search::DEFAULT_DEPTH,
+        leaf_depth: cpbim::limits::depth("leaf_depth", count("leaf_depth", leaf_depth)?, game)
+            .map_err(value_error)?,
+        leaf_nodes: count("leaf_nodes", leaf_nodes)?,
+        width: count("width", width)?,
+        quiet: 0,
+        quiet_depth: 1,
+        max_nodes: None,
+        max_time: None,
+        zone: !full_width,
+        search: cpbim::prove::Search::DepthFirst,
+        threads: 1,
+        progress: None,
+        store: None,
+    })
+}
+
+/// `prove_expand(position, game="connect6", side=None, leaf_depth=24, leaf_nodes=1000000,
+/// width=24, full_width=False, to_move=None)`: one node of `prove`'s search expanded, for a
+/// proof-number tree kept in Python (`cpbim.dask.prove`): `{"node": "lost"}`, `{"node":
+/// "leaf", "proof": {"leaf": NODE}}`, `{"node": "attacker", "moves": [[stones], …]}` (the
+/// side's threat moves) or `{"node": "defender", "pass": NODE | None, "moves": [[stones],
+/// …]}` (the moves inside the zone of the side's win were the defender to pass). Games of one
+/// stone a move.
+#[pyfunction]
+#[pyo3(signature = (position, game="connect6", side=None, leaf_depth=24, leaf_nodes=1_000_000, width=24, full_width=false, to_move=None))]
+#[allow(clippy::too_many_arguments)]
+fn prove_expand<'py>(
+    py: Python<'py>,
+    position: &str,
+    game: &str,
+    side: Option<&str>,
+    leaf_depth: i64,
+    leaf_nodes: i64,
+    width: i64,
+    full_width: bool,
+    to_move: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    use cpbim::prove;
+    let how = reading(game, to_move)?;
+    let side = side_of(side)
+        .map_err(|_| value_error(format!("side {side:?}: give \"black\" or \"white\"")))?;
+    if how.game.p() != 1 {
+        return Err(value_error(format!(
+            "{}: the job level expands games of one stone a move",
+            how.game
+        )));
+    }
+    let limits = leaf_limits(&how.game, leaf_depth, leaf_nodes, width, full_width)?;
+    let text = position.to_string();
+    let answer = run(py, move |stop| {
+        let record = cpbim::opening::parse_game_or_name(&text, how).map_err(|e| e.to_string())?;
+        let pos = cpbim::report::to_play(&record)?;
+        let side = side.unwrap_or(pos.to_move());
+        if let Some(why) = prove::cannot_start(&pos, side) {
+            return Err(why);
+        }
+        let e = cpbim::with_cpbim_model!(pos.game(), M => prove::expand::<M>(&pos, side, &limits, stop));
+        Ok(prove::expansion_json(&e.expect("a game of one stone a move")))
     })?
     .map_err(value_error)?;
     to_python(py, &answer)
@@ -562,6 +632,13 @@ impl Position {
         self.record.game().to_string()
     }
 
+    /// Stones placed in one move: 2 in Connect6, 1 in the games of five (`p` of
+    /// connect(m,n,k,p,q)).
+    #[getter]
+    fn stones_per_move(&self) -> usize {
+        self.record.game().p()
+    }
+
     /// Whether the play order was read (false for a diagram).
     #[getter]
     fn ordered(&self) -> bool {
@@ -623,6 +700,7 @@ fn _cpbim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(engine_move, m)?)?;
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(prove, m)?)?;
+    m.add_function(wrap_pyfunction!(prove_expand, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     m.add_class::<Position>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -7,7 +7,17 @@ lock, so several Python threads search at once; Ctrl-C stops a search and raises
 message; a failure inside the library raises ``RuntimeError``.
 """
 
-from ._cpbim import Position, __version__, analyze, kb_stats, move, prove, solve, solve_batch
+from ._cpbim import (
+    Position,
+    __version__,
+    analyze,
+    kb_stats,
+    move,
+    prove,
+    prove_expand,
+    solve,
+    solve_batch,
+)
 
 __all__ = [
     "Position",
@@ -16,6 +26,7 @@ __all__ = [
     "kb_stats",
     "move",
     "prove",
+    "prove_expand",
     "solve",
     "solve_batch",
 ]

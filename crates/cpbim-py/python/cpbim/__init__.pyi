@@ -111,6 +111,24 @@ def prove(
     No store. Raises ``ValueError`` for a text that is not a game or an option out of range.
     """
 
+def prove_expand(
+    position: str,
+    game: str = "connect6",
+    side: Optional[str] = None,
+    leaf_depth: int = 24,
+    leaf_nodes: int = 1_000_000,
+    width: int = 24,
+    full_width: bool = False,
+    to_move: Optional[str] = None,
+) -> Dict[str, Any]:
+    """One node of ``prove``'s search expanded (for a proof-number tree kept in Python, as
+    ``cpbim.dask.prove`` keeps one): ``{"node": "lost"}`` (the other side has a row),
+    ``{"node": "leaf", "proof": {"leaf": NODE}}`` (the leaf search wins), ``{"node":
+    "attacker", "moves": [[stones], ...]}`` (the side's threat moves, the most promising
+    first) or ``{"node": "defender", "pass": NODE | None, "moves": [[stones], ...]}`` (the
+    side's win were the defender to pass, and the defender's moves inside its zone). Games of
+    one stone a move; ``ValueError`` for Connect6."""
+
 def kb_stats(game: Optional[str] = None) -> Dict[str, Any]:
     """The knowledge base: ``cpbim kb stats --json`` (Tables 1 and 2 of the paper), or with a
     game ``cpbim kb stats --game GAME --json`` (its tables, counts per type, sizes)."""
@@ -132,6 +150,9 @@ class Position:
     @property
     def game(self) -> str:
         """The game's name (``connect6``, ``gomoku``, …)."""
+    @property
+    def stones_per_move(self) -> int:
+        """Stones placed in one move: 2 in Connect6, 1 in the games of five."""
     @property
     def ordered(self) -> bool:
         """Whether the play order was read (``False`` for a diagram)."""
