@@ -114,15 +114,30 @@ pub fn mean_move_time(games: &[(Slot, Played)]) -> [Duration; 2] {
 /// The JSON summary (`docs/json.md`).
 pub fn summary_json(plan: &Plan, games: &[(Slot, Played)]) -> serde_json::Value {
     let t = tally(games);
-    let (elo, [lo, hi]) = t.elo();
     let count = |name: &str| {
         games
             .iter()
             .filter(|(_, g)| g.ending.name() == name)
             .count()
     };
-    let finite = |x: f64| if x.is_finite() { Some(x) } else { None };
     let mean = mean_move_time(games);
+    let mut summary = tally_json(&t);
+    let more = serde_json::json!({
+        "adjudications": {"illegal": count("illegal"), "time": count("time"), "crash": count("crash")},
+        "sprt": plan.sprt.map(|s| serde_json::to_value(s.state(&t)).expect("plain data")),
+        "mean_move_ms": [mean[0].as_secs_f64() * 1e3, mean[1].as_secs_f64() * 1e3],
+    });
+    if let (Some(summary), serde_json::Value::Object(more)) = (summary.as_object_mut(), more) {
+        summary.extend(more);
+    }
+    summary
+}
+
+/// A tally's statistics from the first engine's side: `{"games", "wins", "losses", "draws",
+/// "score", "elo", "elo_95", "los"}` (`elo` and the interval's bounds `null` where infinite).
+pub fn tally_json(t: &Tally) -> serde_json::Value {
+    let (elo, [lo, hi]) = t.elo();
+    let finite = |x: f64| if x.is_finite() { Some(x) } else { None };
     serde_json::json!({
         "games": t.games(),
         "wins": t.wins,
@@ -132,9 +147,6 @@ pub fn summary_json(plan: &Plan, games: &[(Slot, Played)]) -> serde_json::Value 
         "elo": finite(elo),
         "elo_95": [finite(lo), finite(hi)],
         "los": t.los(),
-        "adjudications": {"illegal": count("illegal"), "time": count("time"), "crash": count("crash")},
-        "sprt": plan.sprt.map(|s| serde_json::to_value(s.state(&t)).expect("plain data")),
-        "mean_move_ms": [mean[0].as_secs_f64() * 1e3, mean[1].as_secs_f64() * 1e3],
     })
 }
 

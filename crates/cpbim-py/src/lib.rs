@@ -9,6 +9,8 @@
 //! search and raises `KeyboardInterrupt`. Bad input and bad options raise `ValueError` with the
 //! command line's message; a panic inside the library raises `RuntimeError`.
 
+mod games;
+
 use cpbim::batch::{self, LineResult};
 use cpbim::notation::Format;
 use cpbim::search::{tt::DEFAULT_ENTRIES, Config, DEFAULT_DEPTH};
@@ -701,6 +703,8 @@ fn _cpbim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(analyze, m)?)?;
     m.add_function(wrap_pyfunction!(prove, m)?)?;
     m.add_function(wrap_pyfunction!(prove_expand, m)?)?;
+    m.add_function(wrap_pyfunction!(games::play_game, m)?)?;
+    m.add_function(wrap_pyfunction!(games::tally, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     m.add_class::<Position>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -13,10 +13,12 @@ from ._cpbim import (
     analyze,
     kb_stats,
     move,
+    play_game,
     prove,
     prove_expand,
     solve,
     solve_batch,
+    tally,
 )
 
 __all__ = [
@@ -25,8 +27,10 @@ __all__ = [
     "analyze",
     "kb_stats",
     "move",
+    "play_game",
     "prove",
     "prove_expand",
     "solve",
     "solve_batch",
+    "tally",
 ]

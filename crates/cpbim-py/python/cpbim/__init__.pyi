@@ -1,6 +1,6 @@
 """cpbim: a threat-space solver for Connect6 and the k-in-a-row family, from Python."""
 
-from typing import Any, Dict, Iterable, List, Optional, Union
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 __version__: str
 
@@ -128,6 +128,26 @@ def prove_expand(
     first) or ``{"node": "defender", "pass": NODE | None, "moves": [[stones], ...]}`` (the
     side's win were the defender to pass, and the defender's moves inside its zone). Games of
     one stone a move; ``ValueError`` for Connect6."""
+
+def play_game(
+    engines: Tuple[str, str],
+    game: str = "connect6",
+    opening: Optional[str] = None,
+    black: int = 0,
+    tc: Optional[str] = None,
+) -> Dict[str, Any]:
+    """One game between two engine commands (run with ``sh -c``, speaking the game's protocol,
+    as ``cpbim match --engine``), engine ``black`` (0 or 1) playing black, from the stones of
+    ``opening`` (whole moves); ``tc`` as ``cpbim match --tc``. ``{"black", "winner": "black" |
+    "white" | None, "score": engine 0's points, "ending": "row" | "full board" | "illegal" |
+    "time" | "crash", "reason", "stones", "moves", "move_ms"}``. An engine that cannot start
+    loses by ``crash``."""
+
+def tally(scores: List[float], sprt: Optional[str] = None) -> Dict[str, Any]:
+    """The statistics ``cpbim match --json`` reports for games that scored ``scores`` (1, 0.5
+    or 0 each) for the first engine: ``games``, ``wins``, ``losses``, ``draws``, ``score``,
+    ``elo``, ``elo_95``, ``los``, and with ``sprt="elo0,elo1,alpha,beta"`` where the test
+    stands (``{"llr", "lower", "upper", "accepted"}``)."""
 
 def kb_stats(game: Optional[str] = None) -> Dict[str, Any]:
     """The knowledge base: ``cpbim kb stats --json`` (Tables 1 and 2 of the paper), or with a
