@@ -3,8 +3,9 @@
 //! games run elsewhere, as Dask tasks (`cpbim.dask.match`).
 
 use super::{game_of, run, to_python, value_error};
+use cpbim::matches::openings as built;
 use cpbim::matches::stats::{Sprt, Tally};
-use cpbim::matches::{openings, wire::Wire, Ending, Rules, TimeControl};
+use cpbim::matches::{wire::Wire, Ending, Rules, TimeControl};
 use cpbim::Color;
 use pyo3::prelude::*;
 use serde_json::json;
@@ -42,7 +43,7 @@ pub fn play_game<'py>(
     };
     let stones = match opening {
         Some(text) if !text.trim().is_empty() => {
-            let mut found = openings::from_text(text, &game).map_err(value_error)?;
+            let mut found = built::from_text(text, &game).map_err(value_error)?;
             if found.len() != 1 {
                 return Err(value_error("opening: give one stone list"));
             }
@@ -105,4 +106,20 @@ pub fn tally<'py>(
         None => serde_json::Value::Null,
     };
     to_python(py, &answer)
+}
+
+/// `openings(game="connect6")`: `cpbim match`'s built-in openings of `game` as stone lists
+/// (Connect6: the 24 named openings; a game of one stone a move: the 26 three-stone ones).
+#[pyfunction]
+#[pyo3(signature = (game="connect6"))]
+pub fn openings(game: &str) -> PyResult<Vec<String>> {
+    let game = game_of(game)?;
+    let found = built::built_in(&game).map_err(value_error)?;
+    Ok(found
+        .iter()
+        .map(|o| {
+            let stones: Vec<String> = o.stones.iter().map(|x| x.to_string()).collect();
+            stones.join(" ")
+        })
+        .collect())
 }

@@ -705,6 +705,7 @@ fn _cpbim(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(prove_expand, m)?)?;
     m.add_function(wrap_pyfunction!(games::play_game, m)?)?;
     m.add_function(wrap_pyfunction!(games::tally, m)?)?;
+    m.add_function(wrap_pyfunction!(games::openings, m)?)?;
     m.add_function(wrap_pyfunction!(_panic, m)?)?;
     m.add_class::<Position>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

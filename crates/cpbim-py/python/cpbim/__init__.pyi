@@ -143,6 +143,10 @@ def play_game(
     "time" | "crash", "reason", "stones", "moves", "move_ms"}``. An engine that cannot start
     loses by ``crash``."""
 
+def openings(game: str = "connect6") -> List[str]:
+    """``cpbim match``'s built-in openings of ``game`` as stone lists (Connect6: the 24 named
+    openings; a game of one stone a move: the 26 three-stone ones)."""
+
 def tally(scores: List[float], sprt: Optional[str] = None) -> Dict[str, Any]:
     """The statistics ``cpbim match --json`` reports for games that scored ``scores`` (1, 0.5
     or 0 each) for the first engine: ``games``, ``wins``, ``losses``, ``draws``, ``score``,
