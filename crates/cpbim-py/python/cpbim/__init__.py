@@ -4,7 +4,8 @@ Every function answers with the JSON object the ``cpbim`` command line prints wi
 (docs/json.md in the repository), as Python dicts and lists. Searches release the interpreter
 lock, so several Python threads search at once; Ctrl-C stops a search and raises
 ``KeyboardInterrupt``. Bad input and bad options raise ``ValueError`` with the command line's
-message; a failure inside the library raises ``RuntimeError``.
+message; a failure inside the library raises ``RuntimeError``. ``cpbim.dask.solve_many`` (with
+``dask[distributed]`` installed) solves many lines as tasks on a Dask cluster.
 """
 
 from ._cpbim import (
