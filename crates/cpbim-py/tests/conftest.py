@@ -44,3 +44,15 @@ def game_lines(path: Path) -> list:
     """The lines of a file that hold a game, as the CLI's batch reads them (blank and
     comment-only lines skipped)."""
     return [l for l in path.read_text().splitlines() if l.strip() and not l.lstrip().startswith("#")]
+
+
+@pytest.fixture(scope="session")
+def dask_client():
+    """A LocalCluster of two worker processes (one thread each) on 127.0.0.1, shared by the
+    tests of cpbim.dask; not the default client (tests of `client=None` make their own)."""
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", processes=True,
+                      dashboard_address=None) as cluster:
+        with Client(cluster, set_as_default=False) as client:
+            yield client

@@ -10,29 +10,22 @@ import cpbim.dask
 import distributed
 import pytest
 from conftest import ROOT, cli_json_lines, game_lines, without_time
-from distributed import Client, LocalCluster
+from distributed import Client
 
 W12 = game_lines(ROOT / "testsets" / "W12.txt")
 N12 = game_lines(ROOT / "testsets" / "N12.txt")
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        host="127.0.0.1",
-        processes=True,
-        dashboard_address=None,
-    ) as cluster:
-        yield cluster
+@pytest.fixture
+def client(dask_client):
+    # conftest's cluster; not the default client: `client=None` must find only what a test
+    # makes current.
+    return dask_client
 
 
-@pytest.fixture(scope="module")
-def client(cluster):
-    # Not the default client: `client=None` must find only what a test makes current.
-    with Client(cluster, set_as_default=False) as client:
-        yield client
+@pytest.fixture
+def cluster(dask_client):
+    return dask_client.cluster
 
 
 def timeless(answers):

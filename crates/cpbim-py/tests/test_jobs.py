@@ -1,0 +1,133 @@
+"""The proof search's job level (cpbim.jobs, cpbim.dask.prove): the verdicts of cpbim.prove on
+one machine, on Gomoku positions a few moves into the five-stone openings, with jobs small
+enough that the tree is expanded; on simulated workers and on a LocalCluster of two worker
+processes. Every proof is written to $CPBIM_JOB_PROOFS (scripts/test sets it), where the
+brute-force checker of tests/job_level.rs reads it after this suite."""
+
+import functools
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import cpbim
+import cpbim.dask
+import pytest
+from cpbim import jobs
+
+# Positions of engine self-play from data/five-openings.txt, the side whose win is asked, and
+# the threat budget: the root to move (an attacker's node) or not (a defender's node).
+PROVEN = [
+    ("h8 h9 h10 i8 g9 g10 f11 f10 i11 f8", None),
+    ("h8 i8 i9 f10 h9 j9 h7", "black"),
+    ("h8 i8 g7 j6 h6 h7 f6", "black"),
+    ("h8 h7 f10 g6 j6 i7 j7 j8 g9 h6", "white"),
+]
+NOT_PROVEN = [("h8 i7 h10 h7 i8 j8", "white")]
+THREATS = 5
+
+PROOFS = Path(os.environ.get("CPBIM_JOB_PROOFS") or tempfile.mkdtemp(prefix="cpbim-jobs-"))
+
+
+@functools.lru_cache(maxsize=None)
+def single(position, side):
+    """cpbim.prove on one machine (one thread), once per position."""
+    return cpbim.prove(position, game="gomoku", side=side, threats=THREATS)
+
+
+def keep(name, position, answer):
+    """Write a proof for the checker (tests/job_level.rs)."""
+    PROOFS.mkdir(parents=True, exist_ok=True)
+    record = {"position": position, "game": "gomoku", "side": answer["side"],
+              "proof": answer["proof"]}
+    (PROOFS / f"{name}.json").write_text(json.dumps(record))
+
+
+@pytest.fixture
+def client(dask_client):
+    return dask_client
+
+
+@pytest.mark.parametrize("i", range(len(PROVEN)))
+def test_simulated_workers_prove_what_one_machine_proves(i):
+    position, side = PROVEN[i]
+    alone = single(position, side)
+    assert alone["result"] == "proven"
+    cache = {}
+    for workers in (1, 3):
+        answer = jobs.simulate(position, workers, cache, game="gomoku", side=side,
+                               threats=THREATS, job_nodes=2000)
+        assert answer["result"] == "proven", (workers, answer["jobs"])
+        assert answer["side"] == alone["side"] and answer["to_move"] == alone["to_move"]
+        # The root's first job ran out: the tree was expanded, and jobs answered its nodes.
+        assert answer["tree"] > 1 and answer["jobs"] > 2
+        assert 1 <= answer["threats"] <= THREATS
+        assert len(answer["job_times_ms"]) == answer["jobs"]
+        keep(f"simulated-{i}-{workers}", position, answer)
+
+
+@pytest.mark.parametrize("i", range(len(NOT_PROVEN)))
+def test_what_one_machine_does_not_prove_is_not_proven(i):
+    position, side = NOT_PROVEN[i]
+    assert single(position, side)["result"] == "not proven"
+    answer = jobs.simulate(position, 2, game="gomoku", side=side, threats=THREATS,
+                           job_nodes=300)
+    assert answer["result"] == "not proven" and answer["proof"] is None
+
+
+def test_a_big_enough_job_is_the_whole_search():
+    position, side = PROVEN[0]
+    answer = jobs.simulate(position, 2, game="gomoku", side=side, threats=THREATS,
+                           job_nodes=10**7)
+    assert answer["result"] == "proven"
+    assert answer["jobs"] == 1 and answer["tree"] == 1
+    assert answer["proof"] == single(position, side)["proof"]
+
+
+def test_dask_workers_prove_what_one_machine_proves(client):
+    for i, (position, side) in enumerate(PROVEN[:3] + NOT_PROVEN):
+        answer = cpbim.dask.prove(position, client, game="gomoku", side=side, threats=THREATS,
+                                  job_nodes=2000)
+        assert answer["result"] == single(position, side)["result"], position
+        assert answer["limits"]["workers"] == 2
+        if answer["result"] == "proven":
+            assert answer["jobs"] > 1
+            keep(f"dask-{i}", position, answer)
+
+
+def test_limits_of_the_whole_run_stop_it(client):
+    position, side = PROVEN[0]
+    answer = cpbim.dask.prove(position, client, game="gomoku", side=side, threats=THREATS,
+                              job_nodes=50, max_jobs=3)
+    assert answer["result"] == "stopped" and answer["jobs"] <= 3 and answer["proof"] is None
+
+
+def test_what_cannot_start_is_refused_before_any_job():
+    refused = [
+        ({"position": "J10 K11 I11", "game": "connect6"}, "one stone a move"),
+        ({"position": "h8 h9", "game": "gomoku", "job_nodes": 0}, "job_nodes 0"),
+        ({"position": "h8 h9", "game": "gomoku", "job_nodes": 2.5}, "job_nodes 2.5"),
+        ({"position": "h8 h9", "game": "gomoku", "width": -1}, "width"),
+        ({"position": "h8 h9", "game": "gomoku", "side": "red"}, "side"),
+        ({"position": "h8 q99", "game": "gomoku"}, "q99"),
+        ({"position": "h8 h9", "game": "gomoku", "time": 0}, "time 0"),
+    ]
+    for kwargs, message in refused:
+        position = kwargs.pop("position")
+        with pytest.raises((ValueError, OverflowError), match=message):
+            jobs.simulate(position, 2, **kwargs)
+        with pytest.raises((ValueError, OverflowError), match=message):
+            cpbim.dask.prove(position, NoClient(), **kwargs)
+
+
+class NoClient:
+    """A client that fails the test when it is used before the options are checked."""
+
+    def __getattr__(self, name):
+        raise AssertionError(f"the client was used ({name}) before the options were checked")
+
+
+def test_the_threats_of_a_proof_are_counted_as_prove_counts_them():
+    for position, side in PROVEN:
+        alone = single(position, side)
+        assert jobs.threats_of(alone["proof"]) == alone["threats"]
