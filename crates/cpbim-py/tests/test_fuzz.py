@@ -7,6 +7,7 @@ numbers), deletions, overwritten bytes, duplicated pieces, truncations and splic
 import random
 
 import cpbim
+from cpbim import jobs
 from conftest import ROOT, game_lines
 
 CORPUS = [
@@ -97,3 +98,40 @@ def test_mutated_records():
     assert len(answers) == len(batch)
     assert all(("error" in a) != ("result" in a) for a in answers)
     assert any("not UTF-8" in a.get("error", "") for a in answers)
+
+
+def test_mutated_records_for_the_job_level_and_the_games():
+    """prove_expand, the job level's checks and play_game's opening read mutated records of the
+    games of five: a ValueError or an answer, nothing else."""
+    rng = random.Random(29)
+    seeds = [s.encode() for s in ("h8 i9 j10 a1", "(;GM[4]SZ[15];B[h8];W[i9];B[j10])",
+                                  "h8 h9 i9 g9 i8", "h8, i8 # x\n g7")]
+    counts = {"answered": 0, "refused": 0}
+    for _ in range(400):
+        text = mutate(rng.choice(seeds), seeds, rng).decode("utf-8", "replace")
+        try:
+            e = cpbim.prove_expand(text, game="gomoku", leaf_nodes=300, width=4)
+            assert e["node"] in ("lost", "leaf", "attacker", "defender")
+            counts["answered"] += 1
+        except ValueError:
+            counts["refused"] += 1
+        try:
+            jobs.simulate(text, 2, game="gomoku", threats=1, job_nodes=50, leaf_nodes=300,
+                          width=4, max_jobs=3)
+        except ValueError:
+            pass
+        try:
+            # An engine that does not exist: the opening is read first, then the game is lost
+            # at once by crash.
+            g = cpbim.play_game(("/nonexistent/a", "/nonexistent/b"), game="gomoku",
+                                opening=text)
+            assert g["ending"] == "crash"
+        except ValueError:
+            pass
+    assert counts["answered"] > 20 and counts["refused"] > 20, counts
+    for scores, sprt in [([0.25], None), ([float("nan")], None), ([1.0], "a,b,c,d"),
+                         ([], "0,1,0.5,0.5"), ([1e308], None)]:
+        try:
+            cpbim.tally(scores, sprt=sprt)
+        except ValueError:
+            pass
