@@ -126,6 +126,10 @@ pub struct TuneArgs {
     /// Games played at the same time (the run's games are the same whatever this is).
     #[arg(long, default_value_t = 1, value_name = "N")]
     concurrency: usize,
+    /// A program that plays each round's games instead (run with `sh -c`; docs/tune.md,
+    /// "Games elsewhere"): `python -m cpbim.runner SCHEDULER` plays them as Dask tasks.
+    #[arg(long, value_name = "CMD", conflicts_with = "concurrency")]
+    runner: Option<String>,
 }
 
 pub fn run(args: &TuneArgs) -> Result<()> {
@@ -163,6 +167,8 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         std::fs::create_dir_all(dir).with_context(|| format!("--records {}", dir.display()))?;
     }
     let robin_dir = args.state.join("round-robin");
+    let runner =
+        (args.runner.as_deref()).map(|cmd| tune::remote::Runner::new(cmd, settings.tc.as_deref()));
     let run = tune::Run {
         spec: &spec,
         openings: &openings,
@@ -176,6 +182,7 @@ pub fn run(args: &TuneArgs) -> Result<()> {
         opponents,
         records: args.records.as_deref(),
         concurrency: limits::per_core("concurrency", Some(args.concurrency)),
+        runner: runner.as_ref(),
     };
     super::interrupt::soften();
     match &args.round_robin {

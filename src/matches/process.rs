@@ -116,6 +116,16 @@ pub struct EngineProcess {
 impl EngineProcess {
     /// Start `command` with `sh -c`; its standard error is discarded.
     pub fn spawn(command: &str) -> Result<EngineProcess, Failure> {
+        Self::spawn_with(command, Stdio::null())
+    }
+
+    /// [`EngineProcess::spawn`], its standard error going to ours (a helper program whose
+    /// errors the user must see, as `cpbim tune --runner`'s).
+    pub fn spawn_showing_errors(command: &str) -> Result<EngineProcess, Failure> {
+        Self::spawn_with(command, Stdio::inherit())
+    }
+
+    fn spawn_with(command: &str, stderr: Stdio) -> Result<EngineProcess, Failure> {
         // A single command runs in place of the shell (`exec`), so that when the engine closes
         // its output the runner sees the end of it, not a shell still holding the pipe.
         let line = if is_simple(command) {
@@ -126,7 +136,7 @@ impl EngineProcess {
         let mut child = shell(&line)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .map_err(|e| Failure::Crash(format!("cannot start `{command}`: {e}")))?;
         enter(child.id() as i32);

@@ -11,12 +11,14 @@ pub mod log;
 pub mod opponents;
 pub mod plot;
 pub mod pso;
+pub mod remote;
 pub mod round_robin;
 pub mod spec;
 pub mod spsa;
 
 use crate::matches::openings::Opening;
 use crate::matches::{play_game, Rules};
+use anyhow::Context;
 use log::{GameLog, Logged};
 use serde::{Deserialize, Serialize};
 use spec::Spec;
@@ -168,6 +170,8 @@ pub struct Run<'a> {
     pub records: Option<&'a Path>,
     /// Games at the same time.
     pub concurrency: usize,
+    /// The program that plays the games instead ([`remote`]: `--runner`).
+    pub runner: Option<&'a remote::Runner>,
 }
 
 /// A game as it ends, for progress reports.
@@ -247,14 +251,53 @@ fn play_round(
     report: &(dyn Fn(&Report) + Sync),
 ) -> anyhow::Result<()> {
     let mut commands = Vec::new();
+    let mut params = Vec::new();
     for (i, values) in round.candidates.iter().enumerate() {
         let path = candidate_path(run.dir, i);
         let json = serde_json::to_string_pretty(&run.spec.json(values))?;
-        crate::files::write(&path, json + "\n")?;
+        crate::files::write(&path, json.clone() + "\n")?;
         commands.push((run.engine)(&path));
+        params.push(Some(json));
     }
     commands.extend(run.opponents.iter().cloned());
+    params.extend(run.opponents.iter().map(|_| None));
     let missing: Vec<usize> = (0..scores.len()).filter(|&i| scores[i].is_none()).collect();
+    if let Some(runner) = run.runner {
+        let placeholder = (run.engine)(Path::new("{PARAMS}"));
+        let command = |side: usize| match params[side] {
+            Some(_) => placeholder.as_str(),
+            None => commands[side].as_str(),
+        };
+        let requests: Vec<remote::Request> = missing
+            .iter()
+            .map(|&g| {
+                let p = round.games[g];
+                remote::Request {
+                    game: g,
+                    engines: p.sides.map(command),
+                    params: p.sides.map(|side| params[side].as_deref()),
+                    opening: &run.openings[p.opening].stones,
+                    black: p.black,
+                }
+            })
+            .collect();
+        let mut done = scores.len() - missing.len();
+        let of = scores.len();
+        runner.play(&run.rules.game, &requests, stop, &mut |g, played| {
+            let logged = Logged::of(r, g, &round.games[g], &played);
+            keep(run, log, &logged, &played.stones).context("a finished game could not be kept")?;
+            scores[g] = Some(logged.score);
+            done += 1;
+            report(&Report {
+                round: r,
+                done,
+                of,
+                game: &logged,
+            });
+            Ok(())
+        })?;
+        return Ok(());
+    }
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(scores.len() - missing.len());
     let results: Mutex<Vec<(usize, f64)>> = Mutex::new(Vec::new());
