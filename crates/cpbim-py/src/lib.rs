@@ -432,8 +432,7 @@ fn prove<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     use cpbim::prove::{self, Limits, Search};
     let how = reading(game, to_move)?;
-    let side = side_of(side)
-        .map_err(|_| value_error(format!("side {side:?}: give \"black\" or \"white\"")))?;
+    let side = prove_side(side)?;
     let search = match search {
         "depth-first" => Search::DepthFirst,
         "proof-number" => Search::ProofNumber,
@@ -473,18 +472,34 @@ fn prove<'py>(
     }
     let text = position.to_string();
     let answer = run(py, move |stop| {
-        let record = cpbim::opening::parse_game_or_name(&text, how).map_err(|e| e.to_string())?;
-        let pos = cpbim::report::to_play(&record)?;
-        let side = side.unwrap_or(pos.to_move());
-        if let Some(why) = prove::cannot_start(&pos, side) {
-            return Err(why);
-        }
+        let (pos, side) = prove_start(&text, how, side)?;
         let answer =
             cpbim::with_cpbim_model!(pos.game(), M => prove::prove::<M>(&pos, side, &limits, stop));
-        Ok(prove::report::answer_json(&pos, side, &limits, &answer))
+        Ok::<_, String>(prove::report::answer_json(&pos, side, &limits, &answer))
     })?
     .map_err(value_error)?;
     to_python(py, &answer)
+}
+
+/// `side` of `prove` and `prove_expand`: the side whose win is asked (`None`: the side to move).
+fn prove_side(side: Option<&str>) -> PyResult<Option<Color>> {
+    side_of(side).map_err(|_| value_error(format!("side {side:?}: give \"black\" or \"white\"")))
+}
+
+/// The position of a proof search read from `text`, and the side whose win is asked (`side`,
+/// or the side to move); the refusal of a position where it cannot start.
+fn prove_start(
+    text: &str,
+    how: Reading,
+    side: Option<Color>,
+) -> Result<(cpbim::Position, Color), String> {
+    let record = cpbim::opening::parse_game_or_name(text, how).map_err(|e| e.to_string())?;
+    let pos = cpbim::report::to_play(&record)?;
+    let side = side.unwrap_or(pos.to_move());
+    match cpbim::prove::cannot_start(&pos, side) {
+        Some(why) => Err(why),
+        None => Ok((pos, side)),
+    }
 }
 
 /// The limits of a proof search's leaves and width (`leaf_depth`, `leaf_nodes`, `width`, the
@@ -538,8 +553,7 @@ fn prove_expand<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     use cpbim::prove;
     let how = reading(game, to_move)?;
-    let side = side_of(side)
-        .map_err(|_| value_error(format!("side {side:?}: give \"black\" or \"white\"")))?;
+    let side = prove_side(side)?;
     if how.game.p() != 1 {
         return Err(value_error(format!(
             "{}: the job level expands games of one stone a move",
@@ -549,14 +563,9 @@ fn prove_expand<'py>(
     let limits = leaf_limits(&how.game, leaf_depth, leaf_nodes, width, full_width)?;
     let text = position.to_string();
     let answer = run(py, move |stop| {
-        let record = cpbim::opening::parse_game_or_name(&text, how).map_err(|e| e.to_string())?;
-        let pos = cpbim::report::to_play(&record)?;
-        let side = side.unwrap_or(pos.to_move());
-        if let Some(why) = prove::cannot_start(&pos, side) {
-            return Err(why);
-        }
+        let (pos, side) = prove_start(&text, how, side)?;
         let e = cpbim::with_cpbim_model!(pos.game(), M => prove::expand::<M>(&pos, side, &limits, stop));
-        Ok(prove::expansion_json(&e.expect("a game of one stone a move")))
+        Ok::<_, String>(prove::expansion_json(&e.expect("a game of one stone a move")))
     })?
     .map_err(value_error)?;
     to_python(py, &answer)
