@@ -22,6 +22,7 @@ pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod files;
+pub mod five_openings;
 pub mod game;
 pub mod games;
 pub mod geom;

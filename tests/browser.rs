@@ -573,6 +573,18 @@ async fn drive(page: Page, url: String) {
         "return document.querySelectorAll('rect[data-point]').length === 225",
     )
     .await;
+    // The name of a three-stone opening of the games of five (five_openings.rs).
+    page.load("H8 H9 I9").await;
+    page.wait_stones(3).await;
+    page.until(
+        "the opening's name",
+        "return document.getElementById('opening').dataset.opening === 'Kagetsu'",
+    )
+    .await;
+    let said = page
+        .js("return document.getElementById('opening').textContent")
+        .await;
+    assert!(said.as_str().unwrap().contains("花月, direct"), "{said}");
     let renju = "H8 A1 I9 A15 J8 O1 I7 O15";
     page.load(renju).await;
     page.wait_stones(8).await;

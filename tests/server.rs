@@ -137,6 +137,10 @@ async fn position_objects() {
         ("connect6", "J10"),
         ("connect6", "K10 A1 A2"),
         ("gomoku", "H8 H9 H10"),
+        ("renju", "H8 H9 I9 A1"),
+        ("gomoku", "H8 I9 I7"),
+        ("gomoku", "H8 H9 K8"),
+        ("gomoku", "H8 H9"),
     ] {
         let p = post(
             &app,
@@ -151,6 +155,13 @@ async fn position_objects() {
                 (p["opening"]["short"].as_str(), figures),
                 (Some("TXXXXXXXX-A1"), &json!([]))
             ),
+            // The games of five: the name of the three-stone opening (five_openings.rs).
+            "H8 H9 H10" => assert_eq!(
+                (&p["opening"]["short"], &p["opening"]["name"]),
+                (&json!("Kansei"), &json!("寒星, direct, H8 H9 H10"))
+            ),
+            "H8 H9 I9 A1" => assert_eq!(p["opening"]["kanji"], "花月"),
+            "H8 I9 I7" => assert_eq!(p["opening"]["short"], "Hogetsu"),
             _ => assert_eq!(p["opening"], Value::Null, "{game} {record}"),
         }
     }

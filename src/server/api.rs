@@ -172,8 +172,18 @@ pub fn position_json(record: &Record, pending: &[Point]) -> Value {
 /// J10 (as `cpbim name --json` prints it), with the figures of the thesis that picture it
 /// (none when it is not among its 24 named openings); `null` otherwise (and for a diagram).
 fn opening_json(record: &Record) -> Value {
-    if !record.game().is_connect6() || !record.ordered() {
+    if !record.ordered() {
         return Value::Null;
+    }
+    if !record.game().is_connect6() {
+        // A game of five: the name of its three-stone opening, if it is one of the 26.
+        let Some(o) = crate::five_openings::name_of(record.game(), record.stones()) else {
+            return Value::Null;
+        };
+        let stones: Vec<String> = record.stones()[..3].iter().map(|p| p.to_string()).collect();
+        let kind = if o.direct { "direct" } else { "indirect" };
+        return json!({"name": format!("{}, {kind}, {}", o.kanji, stones.join(" ")),
+                      "short": o.name, "stones": stones, "figures": [], "kanji": o.kanji});
     }
     let Ok(o) = opening::name_line(record.stones()) else {
         return Value::Null;
