@@ -1010,6 +1010,32 @@ async fn variations(page: &Page) {
     page.until("the first variation again", &has("I9")).await;
     key(page, "End").await;
     page.wait_stones(4).await;
+    // A flipped board stays flipped: in the address, and after a reload (of a Gomoku line of
+    // an even number of stones: cut into whole moves of Gomoku, not of the page's first game).
+    key(page, "f").await;
+    page.until(
+        "the flip in the address",
+        "return location.hash.endsWith('&flip=1') && document.body.dataset.flipped === 'true'",
+    )
+    .await;
+    page.js("location.reload()").await;
+    page.until(
+        "the board after a reload",
+        "return document.body.dataset.readyMs",
+    )
+    .await;
+    page.wait_stones(4).await;
+    page.until(
+        "the flipped board restored",
+        "return document.body.dataset.flipped === 'true'",
+    )
+    .await;
+    key(page, "f").await;
+    page.until(
+        "the board upright again",
+        "return document.body.dataset.flipped === 'false' && !location.hash.includes('flip')",
+    )
+    .await;
     key(page, "Home").await;
     page.wait_stones(0).await;
 }

@@ -203,10 +203,15 @@ function xy(name) {
 
 // Turn the board upside down (the button, the key f): every point keeps its name.
 function flip() {
-  S.flipped = !S.flipped;
-  document.body.dataset.flipped = S.flipped;
-  $('flip').setAttribute('aria-pressed', S.flipped);
+  setFlipped(!S.flipped);
   if (S.pos) draw();
+  remember();
+}
+
+function setFlipped(flipped) {
+  S.flipped = flipped;
+  document.body.dataset.flipped = flipped;
+  $('flip').setAttribute('aria-pressed', flipped);
 }
 
 function draw() {
@@ -381,21 +386,23 @@ function treeLines(node = S.tree, prefix = []) {
   return node.kids.flatMap((k) => treeLines(k, prefix.concat([k.pt])));
 }
 
-// The game, its line and cursor in the page's address (shareable: the address restores them),
-// and the whole tree in the browser's storage (a reload restores the variations too).
+// The game, its line and cursor, and whether the board is flipped, in the page's address
+// (shareable: the address restores them), and the whole tree in the browser's storage (a
+// reload restores the variations too).
 function remember() {
   // Nothing is kept before the page has read what was kept (at load), nor for a puzzle.
   if (!S.restored || S.puzzle) return;
-  const hash = `#game=${encodeURIComponent(S.game)}&line=${S.stones.join(',')}&at=${S.cursor}`;
+  const flipped = S.flipped ? '&flip=1' : '';
+  const hash = `#game=${encodeURIComponent(S.game)}&line=${S.stones.join(',')}&at=${S.cursor}${flipped}`;
   if (location.hash !== hash) history.replaceState(null, '', hash);
   try {
-    localStorage.setItem('cpbim-board', JSON.stringify({ game: S.game, lines: treeLines(), line: S.stones, at: S.cursor }));
+    localStorage.setItem('cpbim-board', JSON.stringify({ game: S.game, lines: treeLines(), line: S.stones, at: S.cursor, flipped: S.flipped }));
   } catch (e) {
     // Storage full or refused (a private window): the address still holds the line.
   }
 }
 
-// What the address (or else the storage) holds: {game, lines, line, at}, or null.
+// What the address (or else the storage) holds: {game, lines, line, at, flipped}, or null.
 function remembered() {
   let kept = null;
   try {
@@ -409,7 +416,7 @@ function remembered() {
     const game = h.get('game') || 'connect6';
     const at = Math.min(line.length, Number(h.get('at') || line.length));
     const lines = kept && kept.game === game ? kept.lines : [];
-    return { game, lines, line, at };
+    return { game, lines, line, at, flipped: h.get('flip') === '1' };
   }
   return kept;
 }
@@ -992,10 +999,13 @@ async function restore() {
   S.restored = true;
   if (!kept || !Array.isArray(kept.line)) return;
   $('game').value = kept.game;
+  // The kept game's board first: its stones per move cut the line into whole moves.
+  if (S.game !== kept.game) await newGame();
   S.game = kept.game;
   S.tree = { kids: [] };
   for (const l of kept.lines || []) nodeOf(l);
   setLine(kept.line, Math.min(kept.at, kept.line.length));
+  setFlipped(kept.flipped === true);
   await refresh();
   // A line the server does not accept (an edited address) leaves an empty board.
   if (!S.pos || S.pos.stones.length + S.pos.pending.length !== S.cursor) await newGame();
