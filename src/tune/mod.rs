@@ -17,7 +17,7 @@ pub mod spec;
 pub mod spsa;
 
 use crate::matches::openings::Opening;
-use crate::matches::{play_game, Rules};
+use crate::matches::{play_game, Played, Rules};
 use anyhow::Context;
 use log::{GameLog, Logged};
 use serde::{Deserialize, Serialize};
@@ -284,8 +284,8 @@ fn play_round(
         let mut done = scores.len() - missing.len();
         let of = scores.len();
         runner.play(&run.rules.game, &requests, stop, &mut |g, played| {
-            let logged = Logged::of(r, g, &round.games[g], &played);
-            keep(run, log, &logged, &played.stones).context("a finished game could not be kept")?;
+            let logged = keep(run, log, r, g, &round.games[g], &played)
+                .context("a finished game could not be kept")?;
             scores[g] = Some(logged.score);
             done += 1;
             report(&Report {
@@ -317,12 +317,14 @@ fn play_round(
                 let Some(played) = play_game(run.rules, cmds, p.black, opening, stop) else {
                     return;
                 };
-                let logged = Logged::of(r, g, &p, &played);
-                if let Err(e) = keep(run, log, &logged, &played.stones) {
-                    *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
-                    stop.store(true, Ordering::Relaxed);
-                    return;
-                }
+                let logged = match keep(run, log, r, g, &p, &played) {
+                    Ok(logged) => logged,
+                    Err(e) => {
+                        *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                        stop.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                };
                 results
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
@@ -346,14 +348,24 @@ fn play_round(
     Ok(())
 }
 
-/// A finished game logged in `games.csv`, and written as a record when asked.
-fn keep(run: &Run, log: &GameLog, logged: &Logged, stones: &[crate::Point]) -> anyhow::Result<()> {
+/// Game `g` of round `r` (`p`), just `played`: logged in `games.csv`, written as a record when
+/// asked; its log line.
+fn keep(
+    run: &Run,
+    log: &GameLog,
+    r: u64,
+    g: usize,
+    p: &Pairing,
+    played: &Played,
+) -> anyhow::Result<Logged> {
+    let logged = Logged::of(r, g, p, played);
     if let Some(dir) = run.records {
         let name = format!("r{:04}-g{:03}.sgf", logged.round + 1, logged.game + 1);
-        crate::matches::write_sgf(&dir.join(name), &run.rules.game, stones)?;
+        crate::matches::write_sgf(&dir.join(name), &run.rules.game, &played.stones)?;
     }
-    log.append(logged)
-        .map_err(|e| anyhow::Error::from(e).context("games.csv"))
+    log.append(&logged)
+        .map_err(|e| anyhow::Error::from(e).context("games.csv"))?;
+    Ok(logged)
 }
 
 /// The settings and SPEC the methods' unit tests share.

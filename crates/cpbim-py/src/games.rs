@@ -51,7 +51,7 @@ pub fn play_game<'py>(
         }
         _ => Vec::new(),
     };
-    if stones.len() % game.p() != game.q() % game.p() && !stones.is_empty() {
+    if !game.is_move_boundary(stones.len()) {
         return Err(value_error("opening: give whole moves"));
     }
     let rules = Rules { game, wire, time };

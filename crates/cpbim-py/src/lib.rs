@@ -512,21 +512,12 @@ fn leaf_limits(
     full_width: bool,
 ) -> PyResult<cpbim::prove::Limits> {
     Ok(cpbim::prove::Limits {
-        threats: 2,
-        root_depth: cpbim::search::DEFAULT_DEPTH,
         leaf_depth: cpbim::limits::depth("leaf_depth", count("leaf_depth", leaf_depth)?, game)
             .map_err(value_error)?,
         leaf_nodes: count("leaf_nodes", leaf_nodes)?,
         width: count("width", width)?,
-        quiet: 0,
-        quiet_depth: 1,
-        max_nodes: None,
-        max_time: None,
         zone: !full_width,
-        search: cpbim::prove::Search::DepthFirst,
-        threads: 1,
-        progress: None,
-        store: None,
+        ..cpbim::prove::Limits::default()
     })
 }
 

@@ -264,7 +264,7 @@ def match(
         raise ValueError(f"games {games!r}: give a whole number of games, 1 or more")
     tally([], sprt=sprt)  # the test's errors, before anything is submitted
     schedule = [(i, openings[(i // 2) % len(openings)], i % 2) for i in range(games)]
-    for _, opening, _ in schedule[: 2 * len(openings)]:
+    for opening in openings:
         Position(opening, game=game)  # every opening read here first
     if client is None:
         client = _current_client()

@@ -135,9 +135,10 @@ class Master:
     def finished(self, n: _Node, kind: str, answer: Dict[str, Any], seconds: float,
                  runner) -> None:
         """A job of ``n`` answered: settle, or expand, the node."""
-        self.jobs.append({"kind": kind, "ms": seconds * 1e3, "used": not self._moot(n)})
+        moot = self._moot(n)
+        self.jobs.append({"kind": kind, "ms": seconds * 1e3, "used": not moot})
         n.handle = None
-        if self._moot(n):
+        if moot:
             return
         if kind == "prove":
             if answer["result"] == "proven":
