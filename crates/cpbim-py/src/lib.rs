@@ -266,19 +266,38 @@ fn solve_batch<'py>(
             )));
         }
     }
+    // Blank and comment-only lines are not games, as in every reader of a batch (docs/formats.md):
+    // they answer None, so that answer i stays the answer to line i.
+    let games: Vec<bool> = bytes
+        .iter()
+        .map(|b| !cpbim::notation::is_blank(&String::from_utf8_lossy(b)))
+        .collect();
+    let lines: Vec<Vec<u8>> = bytes
+        .into_iter()
+        .zip(&games)
+        .filter(|(_, &game)| game)
+        .map(|(b, _)| b)
+        .collect();
     let results: Vec<LineResult> = run(py, move |stop| {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
             .map_err(|e| format!("starting threads: {e}"))?;
         Ok::<_, String>(
-            pool.install(|| batch::solve_lines_cpbim(&bytes, how, &config, stop, &|_| {})),
+            pool.install(|| batch::solve_lines_cpbim(&lines, how, &config, stop, &|_| {})),
         )
     })?
     .map_err(PyRuntimeError::new_err)?;
-    results
+    let mut results = results.iter();
+    games
         .iter()
-        .map(|r| to_python(py, &cpbim::report::line_json(r)))
+        .map(|&game| match game {
+            false => Ok(py.None().into_bound(py)),
+            true => {
+                let r = results.next().expect("an answer for every game line");
+                to_python(py, &cpbim::report::line_json(r))
+            }
+        })
         .collect()
 }
 

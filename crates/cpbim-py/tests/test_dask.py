@@ -52,6 +52,11 @@ def test_the_test_sets_are_the_batch_and_the_cli(client):
     assert [a["result"] for a in answers[:80]] == ["win"] * 80
     # The default batches (16 lines at least) give the same list.
     assert timeless(cpbim.dask.solve_many(lines, client)) == timeless(cli)
+    # Comment and blank lines answer None in their places, whichever batch they land in.
+    mixed = ["# W12", lines[0], "", lines[1], "  # end"] * 4
+    answers = cpbim.dask.solve_many(mixed, client, batch_size=3)
+    assert [a is None for a in answers] == [i % 5 in (0, 2, 4) for i in range(20)]
+    assert timeless([a for a in answers if a is not None]) == timeless(cli[:2] * 4)
 
 
 def test_the_batches_deal_every_line_once():

@@ -47,6 +47,19 @@ def test_bad_lines_of_a_batch_get_the_cli_errors(tmp_path):
     assert len(errors) == 4 and all(list(a) == ["error"] for a in errors)
 
 
+def test_comment_and_blank_lines_of_a_batch_answer_none(tmp_path):
+    """A batch reads lines as the CLI reads a file: blank and comment-only lines are not games.
+    They answer None, so answer i is line i's; the CLI's input_line numbers say the same."""
+    lines = ["# a set of two", "J10 K11 I11", "", "   # indented", "J10 K11 I11 H11 I10  # c", "\t"]
+    file = tmp_path / "lines.txt"
+    file.write_text("\n".join(lines) + "\n")
+    cli = cli_json_lines("solve", str(file), "--json")
+    py = cpbim.solve_batch(lines)
+    assert [i for i, a in enumerate(py) if a is not None] == [a["input_line"] - 1 for a in cli] == [1, 4]
+    assert [without_time(a) for a in py if a is not None] == [without_time(a) for a in cli]
+    assert cpbim.solve_batch(["# only", b"", b"#"]) == [None, None, None]
+
+
 def test_options_are_the_cli_options():
     line = game_lines(ROOT / "testsets" / "W20.txt")[0]
     for args, kwargs in [

@@ -36,13 +36,15 @@ def solve_batch(
     proof: bool = False,
     to_move: Optional[str] = None,
     threads: int = 1,
-) -> List[Dict[str, Any]]:
+) -> List[Optional[Dict[str, Any]]]:
     """Solve one game per line, on ``threads`` threads (0: every core), answers in order.
 
     Each answer is what :func:`solve` returns for that line (the objects of
     ``cpbim solve --json`` for a file of these lines, without ``"input_line"``); a line that is
-    not a game gets ``{"error": message}`` instead of an exception. Every search starts from a
-    fresh table, so answers and node counts do not depend on ``threads``.
+    not a game gets ``{"error": message}`` instead of an exception. A blank or comment-only
+    line (``# …``) is not a game, as in a file the CLI reads: its answer is ``None``, so that
+    answer ``i`` is always line ``i``'s. Every search starts from a fresh table, so answers and
+    node counts do not depend on ``threads``.
     """
 
 def analyze(

@@ -89,9 +89,9 @@ def solve_many(
     time: Optional[float] = None,
     proof: bool = False,
     to_move: Optional[str] = None,
-) -> List[Dict[str, Any]]:
+) -> List[Optional[Dict[str, Any]]]:
     """Solve one game per line on a Dask cluster: what ``cpbim.solve_batch`` returns for the
-    same lines, in the same order.
+    same lines, in the same order (``None`` for a blank or comment-only line).
 
     ``positions`` holds the lines (str or bytes), one game each, as ``solve_batch`` takes them.
     ``client`` is a ``distributed.Client``; ``None`` takes the current one
