@@ -66,6 +66,57 @@ def test_simulated_workers_prove_what_one_machine_proves(i):
         keep(f"simulated-{i}-{workers}", position, answer)
 
 
+def _from_scratch(master):
+    """The most-proving node found from numbers computed over the whole tree (the master's
+    first way, kept here as the reference of the kept numbers)."""
+    n = master.root
+    pn, dn = master.numbers(n, None)
+    if pn in (0, jobs.INF) or dn in (0, jobs.INF):
+        return None
+    while n.state == "inner":
+        scored = [(master.numbers(c, n.attacker), i) for i, c in enumerate(n.children)]
+        key = (lambda s: (s[0][0], s[1])) if n.attacker else (lambda s: (s[0][1], s[1]))
+        best = min((s for s in scored if 0 < s[0][0] < jobs.INF and 0 < s[0][1] < jobs.INF),
+                   key=key, default=None)
+        if best is None:
+            return None
+        n = n.children[best[1]]
+    return n if n.state in ("new", "stopped") else None
+
+
+def test_the_kept_numbers_are_the_numbers_of_the_whole_tree(monkeypatch):
+    """At every choice of a job, every node's kept numbers equal the numbers computed from its
+    subtree, and the node chosen is the one the whole tree's numbers choose."""
+    chosen = []
+
+    def checked(master):
+        stack = [(master.root, None)]
+        while stack:
+            n, parent_attacker = stack.pop()
+            if not any(a.settled() for a in _above(n)):
+                assert (n.pn, n.dn) == master.numbers(n, parent_attacker), n.stones
+            stack.extend((c, n.attacker) for c in n.children)
+        node = most_proving(master)
+        assert node is _from_scratch(master)
+        chosen.append(node)
+        return node
+
+    most_proving = jobs.Master.most_proving
+    monkeypatch.setattr(jobs.Master, "most_proving", checked)
+    for position, side in PROVEN[:2] + NOT_PROVEN:
+        answer = jobs.simulate(position, 3, game="gomoku", side=side, threats=THREATS,
+                               job_nodes=300)
+        assert answer["result"] == single(position, side)["result"]
+    assert sum(n is not None for n in chosen) > 50
+
+
+def _above(n):
+    """The nodes strictly above ``n`` (a settled one makes ``n``'s numbers moot)."""
+    while n.parent is not None:
+        n = n.parent
+        yield n
+
+
 @pytest.mark.parametrize("i", range(len(NOT_PROVEN)))
 def test_what_one_machine_does_not_prove_is_not_proven(i):
     position, side = NOT_PROVEN[i]

@@ -62,7 +62,7 @@ def run_job(kind: str, stones: Tuple[str, ...], game: str, side: str, threats: i
 
 class _Node:
     __slots__ = ("stones", "attacker", "threats", "move", "parent", "children", "state",
-                 "proof", "pass_", "handle")
+                 "proof", "pass_", "handle", "pn", "dn")
 
     def __init__(self, stones, attacker, threats, move=None, parent=None):
         self.stones = stones          # the position, as the stones played
@@ -77,6 +77,7 @@ class _Node:
         self.proof = None
         self.pass_ = None             # the defender's node: the attacker's win were it to pass
         self.handle = None            # the job under way
+        self.pn, self.dn = 1, 1       # Master.numbers, kept up to date by Master._update
 
     def settled(self) -> bool:
         return self.state in ("proven", "failed")
@@ -109,14 +110,34 @@ class Master:
             return min(pns), min(INF, sum(dns))
         return min(INF, sum(pns)), min(dns)
 
+    def _update(self, n: _Node) -> None:
+        """After ``n``'s state or children changed: its kept numbers and those above it, up to
+        the first that does not change (what :meth:`numbers` computes from scratch)."""
+        while n is not None:
+            parent_attacker = n.parent.attacker if n.parent is not None else None
+            if n.state == "inner":
+                pns, dns = [c.pn for c in n.children], [c.dn for c in n.children]
+                if n.attacker:
+                    numbers = min(pns), min(INF, sum(dns))
+                else:
+                    numbers = min(INF, sum(pns)), min(dns)
+            else:
+                numbers = self.numbers(n, parent_attacker)
+            if numbers == (n.pn, n.dn):
+                return
+            n.pn, n.dn = numbers
+            n = n.parent
+
     def most_proving(self) -> Optional[_Node]:
-        """The frontier node the next job should go to, or ``None`` while none is open."""
+        """The frontier node the next job should go to, or ``None`` while none is open: down
+        the kept numbers, one child list a level (walking the whole tree for them at every
+        choice made the master quadratic in the tree)."""
         n = self.root
-        pn, dn = self.numbers(n, None)
+        pn, dn = n.pn, n.dn
         if pn in (0, INF) or dn in (0, INF):
             return None
         while n.state == "inner":
-            scored = [(self.numbers(c, n.attacker), i) for i, c in enumerate(n.children)]
+            scored = [((c.pn, c.dn), i) for i, c in enumerate(n.children)]
             key = (lambda s: (s[0][0], s[1])) if n.attacker else (lambda s: (s[0][1], s[1]))
             best = min((s for s in scored if 0 < s[0][0] < INF and 0 < s[0][1] < INF),
                        key=key, default=None)
@@ -131,6 +152,7 @@ class Master:
         n.state = "running" if kind == "prove" else "expanding"
         n.handle = runner.submit(n, kind, n.stones, self.game, self.side, n.threats,
                                  self.options)
+        self._update(n)
 
     def finished(self, n: _Node, kind: str, answer: Dict[str, Any], seconds: float,
                  runner) -> None:
@@ -147,6 +169,7 @@ class Master:
                 self.settle(n, "failed", None, runner)
             else:
                 n.state = "stopped"
+                self._update(n)
             return
         self.expanded(n, answer, runner)
 
@@ -182,10 +205,12 @@ class Master:
                 return self.settle(n, "failed", None, runner)
             return self.settle(n, "proven", {"pass": {"leaf": n.pass_}, "replies": []}, runner)
         n.state = "inner"
+        self._update(n)
 
     def settle(self, n: _Node, state: str, proof, runner) -> None:
         """``n`` proven (with ``proof``) or failed; its jobs below stopped, its parent told."""
         n.state, n.proof = state, proof
+        self._update(n)
         self._cancel_below(n, runner)
         p = n.parent
         if p is None or p.settled():
