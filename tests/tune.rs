@@ -583,3 +583,44 @@ fn fixed_opponents_play_every_candidate_in_the_same_colours_and_every_game_is_re
     // Nothing of that run is kept: the same directory takes the corrected command.
     assert!(!Path::new(&other).join("tune.json").exists());
 }
+
+/// `--runner`: a signal stops the tuner while it waits for the runner's answers, at once, with
+/// the state kept for `--resume`, and the runner (here one that never answers) is killed with
+/// its process group rather than left behind.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_signal_stops_a_tune_waiting_for_its_runner_and_kills_the_runner() {
+    let dir = scratch("runner-signal");
+    let spec = spec_file(&dir);
+    let state = dir.join("state").display().to_string();
+    let pid_file = dir.join("runner.pid");
+    let runner = format!("echo $$ > {}; exec sleep 600", pid_file.display());
+    let args = [
+        "tune",
+        "--params",
+        &spec,
+        "--state",
+        &state,
+        "--tc",
+        "0.05",
+        "--iterations",
+        "4",
+        "--runner",
+        &runner,
+    ];
+    let (o, took) =
+        common::binary::signalled(&args, std::time::Duration::from_millis(1500), libc::SIGINT);
+    assert_eq!(o.code, 130, "{}", o.stderr);
+    assert!(took.as_secs_f64() < 2.0, "took {took:?}");
+    assert!(o.stderr.contains("--resume"), "{}", o.stderr);
+    // Nothing was answered, nothing logged but the header; the state resumes.
+    assert_eq!(read(dir.join("state/games.csv")).lines().count(), 1);
+    let pid: i32 = read(pid_file).trim().parse().unwrap();
+    let gone = (0..50).any(|_| {
+        // SAFETY: kill(2) with signal 0 only asks whether the process exists.
+        let alive = unsafe { libc::kill(pid, 0) } == 0;
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        !alive
+    });
+    assert!(gone, "the runner {pid} is still running");
+}
