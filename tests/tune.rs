@@ -133,6 +133,16 @@ fn a_log_that_lost_games_resumes_to_the_same_history() {
     assert_eq!(resumed.lines().count(), games.lines().count(), "{resumed}");
 }
 
+/// `cpbim ARGS` sent SIGINT `after` its start: it ends within 2 s with status 130 and says how
+/// to resume.
+#[cfg(target_os = "linux")]
+fn interrupted(args: &[&str], after: std::time::Duration) {
+    let (o, took) = common::binary::signalled(args, after, libc::SIGINT);
+    assert_eq!(o.code, 130, "{}", o.stderr);
+    assert!(took.as_secs_f64() < 2.0, "took {took:?}");
+    assert!(o.stderr.contains("--resume"), "{}", o.stderr);
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn a_signal_stops_a_tune_at_once_and_resume_finishes_it() {
@@ -152,11 +162,7 @@ fn a_signal_stops_a_tune_at_once_and_resume_finishes_it() {
         "--concurrency",
         "2",
     ];
-    let (o, took) =
-        common::binary::signalled(&args, std::time::Duration::from_secs(2), libc::SIGINT);
-    assert_eq!(o.code, 130, "{}", o.stderr);
-    assert!(took.as_secs_f64() < 2.0, "took {took:?}");
-    assert!(o.stderr.contains("--resume"), "{}", o.stderr);
+    interrupted(&args, std::time::Duration::from_secs(2));
     let before = read(dir.join("state/games.csv"));
     assert!(before.ends_with('\n'));
     assert!(before.lines().count() < 1 + 16, "{before}");
@@ -608,11 +614,7 @@ fn a_signal_stops_a_tune_waiting_for_its_runner_and_kills_the_runner() {
         "--runner",
         &runner,
     ];
-    let (o, took) =
-        common::binary::signalled(&args, std::time::Duration::from_millis(1500), libc::SIGINT);
-    assert_eq!(o.code, 130, "{}", o.stderr);
-    assert!(took.as_secs_f64() < 2.0, "took {took:?}");
-    assert!(o.stderr.contains("--resume"), "{}", o.stderr);
+    interrupted(&args, std::time::Duration::from_millis(1500));
     // Nothing was answered, nothing logged but the header; the state resumes.
     assert_eq!(read(dir.join("state/games.csv")).lines().count(), 1);
     let pid: i32 = read(pid_file).trim().parse().unwrap();
