@@ -6,6 +6,7 @@ mod common;
 
 use common::binary::cpbim;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cpbim-tune-{}-{name}", std::process::id()));
@@ -133,11 +134,23 @@ fn a_log_that_lost_games_resumes_to_the_same_history() {
     assert_eq!(resumed.lines().count(), games.lines().count(), "{resumed}");
 }
 
-/// `cpbim ARGS` sent SIGINT `after` its start: it ends within 2 s with status 130 and says how
-/// to resume.
+/// `cpbim tune --params SPEC --state STATE --tc 0.05 --iterations N EXTRA…` sent SIGINT `after`
+/// its start: it ends within 2 s with status 130 and says how to resume.
 #[cfg(target_os = "linux")]
-fn interrupted(args: &[&str], after: std::time::Duration) {
-    let (o, took) = common::binary::signalled(args, after, libc::SIGINT);
+fn interrupted(spec: &str, state: &str, iterations: &str, extra: &[&str], after: Duration) {
+    let mut args = vec![
+        "tune",
+        "--params",
+        spec,
+        "--state",
+        state,
+        "--tc",
+        "0.05",
+        "--iterations",
+        iterations,
+    ];
+    args.extend_from_slice(extra);
+    let (o, took) = common::binary::signalled(&args, after, libc::SIGINT);
     assert_eq!(o.code, 130, "{}", o.stderr);
     assert!(took.as_secs_f64() < 2.0, "took {took:?}");
     assert!(o.stderr.contains("--resume"), "{}", o.stderr);
@@ -149,20 +162,13 @@ fn a_signal_stops_a_tune_at_once_and_resume_finishes_it() {
     let dir = scratch("signal");
     let spec = spec_file(&dir);
     let state = dir.join("state").display().to_string();
-    let args = [
-        "tune",
-        "--params",
+    interrupted(
         &spec,
-        "--state",
         &state,
-        "--tc",
-        "0.05",
-        "--iterations",
         "8",
-        "--concurrency",
-        "2",
-    ];
-    interrupted(&args, std::time::Duration::from_secs(2));
+        &["--concurrency", "2"],
+        Duration::from_secs(2),
+    );
     let before = read(dir.join("state/games.csv"));
     assert!(before.ends_with('\n'));
     assert!(before.lines().count() < 1 + 16, "{before}");
@@ -601,20 +607,13 @@ fn a_signal_stops_a_tune_waiting_for_its_runner_and_kills_the_runner() {
     let state = dir.join("state").display().to_string();
     let pid_file = dir.join("runner.pid");
     let runner = format!("echo $$ > {}; exec sleep 600", pid_file.display());
-    let args = [
-        "tune",
-        "--params",
+    interrupted(
         &spec,
-        "--state",
         &state,
-        "--tc",
-        "0.05",
-        "--iterations",
         "4",
-        "--runner",
-        &runner,
-    ];
-    interrupted(&args, std::time::Duration::from_millis(1500));
+        &["--runner", &runner],
+        Duration::from_millis(1500),
+    );
     // Nothing was answered, nothing logged but the header; the state resumes.
     assert_eq!(read(dir.join("state/games.csv")).lines().count(), 1);
     let pid: i32 = read(pid_file).trim().parse().unwrap();
