@@ -19,8 +19,22 @@ pub trait TypeSource: Sized + Send {
     fn params(&self, c: usize) -> Params;
     /// Type of the connection of colour index `c` with shape `(len, f)`.
     fn classify(&self, c: usize, len: u32, f: u32) -> ConnType;
-    /// Type of empty point `i` of that connection, which has type `t`.
-    fn point_type(&self, c: usize, len: u32, f: u32, t: ConnType, i: u32) -> ConnType;
+    /// Type of empty point `i` of that connection, which has type `t`: the type the connection
+    /// takes with a stone on `i` when that is better than `t` (Algorithm 3's definition, by
+    /// which `ti.bin` is built from `ct.bin`: [`cpbim_kb::point_types_for`]), else `O`.
+    ///
+    /// Every source reads it through its own [`TypeSource::classify`]; the knowledge bases
+    /// thereby read `ct.bin` rather than `ti.bin`, which holds the same byte (2026-11-27): `ti`
+    /// is 20 MB for Connect6 where `ct` is 1 MB (960 KB against 64 KB a colour for the games of
+    /// five), and on real Connect6 positions the search took 0.92–0.94 of the time; a fresh
+    /// process takes a page fault on every 64 KB of a table it touches (docs/knowledge-base.md).
+    #[inline]
+    fn point_type(&self, c: usize, len: u32, f: u32, t: ConnType, i: u32) -> ConnType {
+        if t == ConnType::WIN {
+            return ConnType::O;
+        }
+        upgrade_type(t, self.classify(c, len, f | 1 << i))
+    }
     /// Composite class of four directional point types.
     fn composite(&self, types: [ConnType; 4]) -> Composite;
 }
@@ -59,17 +73,6 @@ impl TypeSource for KnowledgeBase {
     fn classify(&self, _c: usize, len: u32, f: u32) -> ConnType {
         kb::conn_type(shape_index(6, len, f))
     }
-    /// Read from `ct.bin` as [`GameKb::point_type`] reads its type table: the byte `ti.bin`
-    /// holds for this point is built from the same entry ([`cpbim_kb::point_types_for`]), and
-    /// `ti.bin` is 19 times larger (20 MB): on real positions the search took 0.92–0.94 of the
-    /// time (docs/knowledge-base.md).
-    #[inline]
-    fn point_type(&self, _c: usize, len: u32, f: u32, t: ConnType, i: u32) -> ConnType {
-        if t == ConnType::WIN {
-            return ConnType::O;
-        }
-        upgrade_type(t, kb::conn_type(shape_index(6, len, f | 1 << i)))
-    }
     #[inline]
     fn composite(&self, types: [ConnType; 4]) -> Composite {
         kb::composite(types)
@@ -93,14 +96,6 @@ impl TypeSource for Classifier {
     #[inline]
     fn classify(&self, _c: usize, len: u32, f: u32) -> ConnType {
         cpbim_kb::classify_direct(len, f)
-    }
-    #[inline]
-    fn point_type(&self, _c: usize, len: u32, f: u32, t: ConnType, i: u32) -> ConnType {
-        if t == ConnType::WIN {
-            ConnType::O
-        } else {
-            upgrade_type(t, cpbim_kb::classify_direct(len, f | 1 << i))
-        }
     }
     #[inline]
     fn composite(&self, types: [ConnType; 4]) -> Composite {
@@ -131,22 +126,6 @@ impl TypeSource for GameKb {
         let t = self.tables[c];
         t.conn_type(shape_index(t.params.k, len, f))
     }
-    /// From the connection-type table alone, as the empty-point table is built from it
-    /// ([`cpbim_kb::point_types_for`]): the type the connection would take with a stone on
-    /// point `i`, when it is better than `t`. The 64 KB type table stays in the cache where the
-    /// 15-byte rows of the point-type table (960 KB a colour) did not, and a fresh process
-    /// takes a page fault on every 64 KB of a table it touches.
-    #[inline]
-    fn point_type(&self, c: usize, len: u32, f: u32, t: ConnType, i: u32) -> ConnType {
-        if t == ConnType::WIN {
-            return ConnType::O;
-        }
-        let tables = self.tables[c];
-        upgrade_type(
-            t,
-            tables.conn_type(shape_index(tables.params.k, len, f | 1 << i)),
-        )
-    }
     #[inline]
     fn composite(&self, types: [ConnType; 4]) -> Composite {
         self.tables[0].composite(types)
@@ -173,17 +152,6 @@ impl TypeSource for GameClassifier {
     #[inline]
     fn classify(&self, c: usize, len: u32, f: u32) -> ConnType {
         cpbim_kb::classify_direct_for(self.params[c], len, f)
-    }
-    #[inline]
-    fn point_type(&self, c: usize, len: u32, f: u32, t: ConnType, i: u32) -> ConnType {
-        if t == ConnType::WIN {
-            ConnType::O
-        } else {
-            upgrade_type(
-                t,
-                cpbim_kb::classify_direct_for(self.params[c], len, f | 1 << i),
-            )
-        }
     }
     #[inline]
     fn composite(&self, types: [ConnType; 4]) -> Composite {
