@@ -83,6 +83,15 @@ class _Node:
         return self.state in ("proven", "failed")
 
 
+def _combined(attacker: bool, kids: List[Tuple[int, int]]) -> Tuple[int, int]:
+    """An inner node's numbers from its children's: the attacker's node takes the least proof
+    number and the sum of the disproof numbers, the defender's node the other way round."""
+    pns, dns = [k[0] for k in kids], [k[1] for k in kids]
+    if attacker:
+        return min(pns), min(INF, sum(dns))
+    return min(INF, sum(pns)), min(dns)
+
+
 class Master:
     """The job level's tree for ``side``'s win in the position reached by ``stones``."""
 
@@ -104,11 +113,7 @@ class Master:
             return (INF, 0) if parent_attacker in (True, None) else (0, INF)
         if n.state in ("new", "stopped"):
             return 1, 1
-        kids = [self.numbers(c, n.attacker) for c in n.children]
-        pns, dns = [k[0] for k in kids], [k[1] for k in kids]
-        if n.attacker:
-            return min(pns), min(INF, sum(dns))
-        return min(INF, sum(pns)), min(dns)
+        return _combined(n.attacker, [self.numbers(c, n.attacker) for c in n.children])
 
     def _update(self, n: _Node) -> None:
         """After ``n``'s state or children changed: its kept numbers and those above it, up to
@@ -116,11 +121,7 @@ class Master:
         while n is not None:
             parent_attacker = n.parent.attacker if n.parent is not None else None
             if n.state == "inner":
-                pns, dns = [c.pn for c in n.children], [c.dn for c in n.children]
-                if n.attacker:
-                    numbers = min(pns), min(INF, sum(dns))
-                else:
-                    numbers = min(INF, sum(pns)), min(dns)
+                numbers = _combined(n.attacker, [(c.pn, c.dn) for c in n.children])
             else:
                 numbers = self.numbers(n, parent_attacker)
             if numbers == (n.pn, n.dn):
