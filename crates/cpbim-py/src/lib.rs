@@ -291,12 +291,12 @@ fn solve_batch<'py>(
     let mut results = results.iter();
     games
         .iter()
-        .map(|&game| match game {
-            false => Ok(py.None().into_bound(py)),
-            true => {
-                let r = results.next().expect("an answer for every game line");
-                to_python(py, &cpbim::report::line_json(r))
+        .map(|&game| {
+            if !game {
+                return Ok(py.None().into_bound(py));
             }
+            let r = results.next().expect("an answer for every game line");
+            to_python(py, &cpbim::report::line_json(r))
         })
         .collect()
 }
