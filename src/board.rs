@@ -17,19 +17,12 @@ impl std::hash::Hash for Board {
     /// its time hashing them).
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.game.hash(state);
-        for chunk in self.cells.chunks(32) {
-            let word = chunk.iter().fold(0u64, |w, &c| {
-                w << 2
-                    | match c {
-                        None => 0,
-                        Some(Color::Black) => 1,
-                        Some(Color::White) => 2,
-                    }
-            });
-            state.write_u64(word);
-        }
+        self.packed().iter().for_each(|&w| state.write_u64(w));
     }
 }
+
+/// Words of [`Board::packed`].
+pub const PACKED_WORDS: usize = MAX_POINTS.div_ceil(32);
 
 impl Default for Board {
     /// The empty Connect6 board.
@@ -64,6 +57,23 @@ impl Board {
     pub fn set(&mut self, p: Point, stone: Option<Color>) {
         debug_assert!(self.game.contains(p), "{p} is off the {} board", self.game);
         self.cells[p.index()] = stone;
+    }
+
+    /// The cells two bits each (0 empty, 1 black, 2 white), 32 to a word in point order: two
+    /// boards of one game are equal exactly when these are.
+    pub fn packed(&self) -> [u64; PACKED_WORDS] {
+        let mut words = [0; PACKED_WORDS];
+        for (word, chunk) in words.iter_mut().zip(self.cells.chunks(32)) {
+            *word = chunk.iter().fold(0u64, |w, &c| {
+                w << 2
+                    | match c {
+                        None => 0,
+                        Some(Color::Black) => 1,
+                        Some(Color::White) => 2,
+                    }
+            });
+        }
+        words
     }
 
     /// Is `p` empty?

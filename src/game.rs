@@ -99,6 +99,9 @@ pub fn row_word(k: usize) -> &'static str {
 /// The lines of Connect6's 19×19 board, at least six long (χ(19,6) = 92).
 pub static CONNECT6_GEOMETRY: LazyLock<Geometry> = LazyLock::new(|| Geometry::build(19, 19, 6));
 
+/// The lines of the 15×15 board of the games of five (Gomoku, Renju), at least five long.
+static FIVE_GEOMETRY: LazyLock<Geometry> = LazyLock::new(|| Geometry::build(15, 15, 5));
+
 /// Smallest board side.
 pub const MIN_SIDE: usize = 5;
 /// Smallest and largest k.
@@ -362,8 +365,12 @@ impl Game {
     pub fn geometry(&self) -> &'static Geometry {
         type Cache = Vec<((u8, u8, u8), &'static Geometry)>;
         static OTHERS: Mutex<Cache> = Mutex::new(Vec::new());
-        if (self.m, self.n, self.k) == (19, 19, 6) {
-            return &CONNECT6_GEOMETRY;
+        // The two boards of the presets without the cache's lock (the proof search asks for
+        // the lines at every zone it computes, on every thread).
+        match (self.m, self.n, self.k) {
+            (19, 19, 6) => return &CONNECT6_GEOMETRY,
+            (15, 15, 5) => return &FIVE_GEOMETRY,
+            _ => {}
         }
         let key = (self.m, self.n, self.k);
         let mut cache = OTHERS.lock().unwrap_or_else(|e| e.into_inner());
