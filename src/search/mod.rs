@@ -23,6 +23,7 @@
 mod attacks;
 mod deepening;
 mod depth_first;
+mod kept;
 mod line;
 mod ordering;
 pub mod proof;
@@ -35,9 +36,10 @@ use crate::board::{Board, Position};
 use crate::geom::{Color, Point, MAX_POINTS as POINTS};
 use crate::model::Model;
 use crate::renju;
+use kept::Kept;
 use proof::ProofNode;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering as AtomicOrdering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tree::Searcher;
 use tt::TranspositionTable;
@@ -229,7 +231,10 @@ struct Decided {
 pub struct Solver<M: Model> {
     config: Config,
     tt: TranspositionTable,
-    _model: std::marker::PhantomData<fn() -> M>,
+    /// The last search's model, for the next search (`kept.rs`). In a mutex only so that a
+    /// solver can be shared between threads whatever its model (the Rebuilt model is not
+    /// `Sync`); reached through `&mut self`, it is never locked.
+    kept: Mutex<Option<Kept<M>>>,
 }
 
 impl<M: Model> Solver<M> {
@@ -238,7 +243,7 @@ impl<M: Model> Solver<M> {
         Solver {
             tt: TranspositionTable::new(config.tt_entries),
             config,
-            _model: std::marker::PhantomData,
+            kept: Mutex::new(None),
         }
     }
 
@@ -261,9 +266,15 @@ impl<M: Model> Solver<M> {
         self.solve_for(pos.board(), pos.to_move(), stop)
     }
 
+    /// The last search's model, if kept.
+    fn kept_model(&mut self) -> &mut Option<Kept<M>> {
+        self.kept.get_mut().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn searcher<'s>(
         tt: &'s mut TranspositionTable,
         config: &'s Config,
+        m: &'s mut M,
         board: &Board,
         attacker: Color,
         stop: &'s AtomicBool,
@@ -271,7 +282,7 @@ impl<M: Model> Solver<M> {
     ) -> Searcher<'s, M> {
         let p = board.game().p();
         Searcher {
-            m: M::from_board(board),
+            m,
             a: attacker,
             d: attacker.opponent(),
             p: p as u8,
@@ -326,10 +337,14 @@ impl<M: Model> Solver<M> {
         self.tt.new_search();
         let (_, limit) = self.limit(board);
         let start = Instant::now();
-        let mut s = Self::searcher(&mut self.tt, &self.config, board, attacker, stop, start);
+        let kept = self.kept.get_mut().unwrap_or_else(|e| e.into_inner());
+        let m = Kept::model(kept, board);
+        let mut s = Self::searcher(&mut self.tt, &self.config, m, board, attacker, stop, start);
         let d = decide(&mut s, board, limit, &self.config, true);
         s.publish();
-        (d.outcome, d.depth, s.nodes)
+        let nodes = s.nodes;
+        Kept::settle(self.kept_model(), board);
+        (d.outcome, d.depth, nodes)
     }
 
     /// Solve `board` for `attacker`, whoever is to move by the stone counts: with the opponent
@@ -357,7 +372,9 @@ impl<M: Model> Solver<M> {
         self.tt.new_search();
         let start = Instant::now();
         let (_, limit) = self.limit(board);
-        let mut s = Self::searcher(&mut self.tt, &self.config, board, attacker, stop, start);
+        let kept = self.kept.get_mut().unwrap_or_else(|e| e.into_inner());
+        let m = Kept::model(kept, board);
+        let mut s = Self::searcher(&mut self.tt, &self.config, m, board, attacker, stop, start);
         let Decided {
             outcome,
             mut depth,
@@ -374,8 +391,7 @@ impl<M: Model> Solver<M> {
             s.max_nodes = u64::MAX;
             s.deadline = None;
             s.aborted = false;
-            let never = AtomicBool::new(false);
-            s.stop = &never;
+            s.stop = &NEVER;
             // The line follows the smallest depths only when the root's is proven.
             s.minimal = minimal;
             if self.config.proof {
@@ -395,6 +411,7 @@ impl<M: Model> Solver<M> {
         } else {
             (Vec::new(), None)
         };
+        Kept::settle(self.kept_model(), board);
         Solution {
             outcome,
             depth,
@@ -406,6 +423,10 @@ impl<M: Model> Solver<M> {
         }
     }
 }
+
+/// A stop signal never given (the line and the proof of a win found are built whatever the
+/// limits).
+static NEVER: AtomicBool = AtomicBool::new(false);
 
 /// Run the driver `config` asks for on `board` within `limit` plies.
 fn decide<M: Model>(

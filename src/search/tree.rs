@@ -43,7 +43,7 @@ pub(super) enum Found {
 }
 
 pub(super) struct Searcher<'a, M: Model> {
-    pub(super) m: M,
+    pub(super) m: &'a mut M,
     pub(super) a: Color,
     pub(super) d: Color,
     /// Stones per move: 2, or 1 (VCF).
