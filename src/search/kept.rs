@@ -81,3 +81,102 @@ impl<M: Model> Kept<M> {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::board::Board;
+    use crate::game::Game;
+    use crate::geom::{Color, Point};
+    use crate::model::{Cpbim, Cpbim5, Model};
+    use crate::search::{Config, Solution, Solver};
+    use proptest::prelude::*;
+    use std::sync::atomic::AtomicBool;
+
+    /// What a search answers, but its time.
+    fn answer(s: &Solution) -> impl PartialEq + std::fmt::Debug {
+        (
+            s.outcome,
+            s.depth,
+            s.minimal,
+            s.line.clone(),
+            s.nodes,
+            s.proof.clone(),
+        )
+    }
+
+    /// One solver asked about a walk of boards (stones added near the centre, the last ones
+    /// taken back, a jump to another board, a search stopped by its node limit) answers each
+    /// board as a solver that never searched before.
+    fn walk<M: Model>(game: Game, steps: &[(u8, u8, u8)]) -> Result<(), TestCaseError> {
+        let config = |max_nodes| Config {
+            depth: 4 * game.p() as u32 * 2,
+            max_nodes,
+            proof: true,
+            ..Config::default()
+        };
+        let stop = AtomicBool::new(false);
+        let mut kept = Solver::<M>::new(config(None));
+        let centre = (game.m() / 2, game.n() / 2);
+        let mut board = Board::new(game);
+        let mut played: Vec<Point> = Vec::new();
+        for &(op, dx, dy) in steps {
+            let x = Point::new(
+                centre.0 + dx as usize % 7 - 3,
+                centre.1 + dy as usize % 7 - 3,
+            )
+            .expect("on the board");
+            match op % 8 {
+                0..=4 if board.is_empty(x) => {
+                    let c = [Color::Black, Color::White][played.len() % 2];
+                    board.set(x, Some(c));
+                    if board.win_through(x, c).is_some() {
+                        board.set(x, None);
+                        continue;
+                    }
+                    played.push(x);
+                }
+                5 => {
+                    for _ in 0..(dx % 3 + 1) {
+                        if let Some(x) = played.pop() {
+                            board.set(x, None);
+                        }
+                    }
+                }
+                6 => {
+                    played.iter().for_each(|&x| board.set(x, None));
+                    played.clear();
+                }
+                _ => {}
+            }
+            let limited = op % 8 == 7;
+            kept.set_config(config(limited.then_some(20)));
+            let mut fresh = Solver::<M>::new(config(limited.then_some(20)));
+            for a in [Color::Black, Color::White] {
+                let (k, f) = (
+                    kept.first_win(&board, a, &stop),
+                    fresh.first_win(&board, a, &stop),
+                );
+                prop_assert_eq!(answer(&k), answer(&f));
+                let mut fresh = Solver::<M>::new(config(limited.then_some(20)));
+                let (k, f) = (
+                    kept.solve_for(&board, a, &stop),
+                    fresh.solve_for(&board, a, &stop),
+                );
+                prop_assert_eq!(answer(&k), answer(&f));
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn a_kept_model_searches_as_a_fresh_one(
+            steps in proptest::collection::vec((any::<u8>(), any::<u8>(), any::<u8>()), 1..60),
+        ) {
+            walk::<Cpbim>(Game::CONNECT6, &steps)?;
+            walk::<Cpbim5>(Game::GOMOKU, &steps)?;
+            walk::<Cpbim5>(Game::RENJU, &steps)?;
+        }
+    }
+}
