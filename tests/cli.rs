@@ -19,13 +19,6 @@ fn json(line: &str) -> serde_json::Value {
     serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"))
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("cpbim-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn the_readme_example_wins_at_depth_16() {
     let o = run(&["solve", "--example", "--json"], b"");
@@ -176,7 +169,7 @@ fn arguments_are_paths_or_games_by_one_rule() {
     assert_eq!(o.lines().len(), 1, "{}", o.stderr);
     let o = run(&["solve", "--json"], b"(;B[j10]\n;W[k11i11])\n");
     assert_eq!(o.lines().len(), 1, "{}", o.stderr);
-    let dir = scratch("args");
+    let dir = common::scratch("cli-args");
     let o = run(&["solve", dir.to_str().unwrap()], b"");
     assert!(o.stderr.contains("is a directory"), "{}", o.stderr);
     let o = run(&["solve", "J10 K11 I11", "--game-id", "3"], b"");
@@ -247,7 +240,7 @@ fn other_games_are_read_and_written() {
     assert_eq!(o.code, 0, "{}", o.stderr);
     // analyze takes the puzzle as its one position (and draws its own board, not a replay of
     // a made-up order); name refuses it.
-    let dir = scratch("puzzle-svg");
+    let dir = common::scratch("cli-puzzle-svg");
     let svg = dir.to_str().unwrap();
     let args = [
         "analyze",
@@ -352,7 +345,7 @@ fn kb_stats_of_any_game() {
         o.stdout
     );
     // Another game: generated on first use, cached, then read from the cache.
-    let cache = scratch("kbcache");
+    let cache = common::scratch("cli-kbcache");
     let env = [("CPBIM_CACHE_DIR", cache.to_str().unwrap())];
     let args = ["kb", "stats", "--game", "connect(11,11,4,2,1)"];
     let first = run_env(&args, b"", &env);
@@ -458,7 +451,7 @@ fn prove_refuses_limits_that_do_not_fit() {
 // 6. The benchmark's and the generator's directories.
 #[test]
 fn bench_and_testsets_name_their_directories() {
-    let dir = scratch("sets");
+    let dir = common::scratch("cli-sets");
     let o = run(&["bench", "--quick", "--sets", dir.to_str().unwrap()], b"");
     assert!(o.code == 1 && o.stderr.contains("W12.txt"), "{}", o.stderr);
     for f in std::fs::read_dir("testsets").unwrap() {
@@ -543,7 +536,7 @@ fn help_proofs_long_tokens_and_messages() {
     let big = format!("J10 {}", "K".repeat(1 << 20));
     let o = run(&["solve", "--json"], big.as_bytes());
     assert!(o.stdout.len() < 300, "{} bytes", o.stdout.len());
-    let dir = scratch("kb");
+    let dir = common::scratch("cli-kb");
     let o = run(&["kb", "verify", dir.to_str().unwrap()], b"");
     assert!(o.code == 1 && o.stderr.contains("ct.bin"), "{}", o.stderr);
     let o = run(
@@ -598,7 +591,8 @@ fn move_plays_the_example_win_and_refuses_what_it_cannot_play() {
     assert_eq!(v["move"].as_array().map(Vec::len), Some(2), "{}", o.stdout);
     // The built-in parameters round-trip through a file; a misspelt key is an error.
     let o = run(&["move", "--print-params"], b"");
-    let file = scratch("params").join("params.json");
+    let params = common::scratch("cli-params");
+    let file = params.join("params.json");
     std::fs::write(&file, &o.stdout).unwrap();
     let path = file.to_str().unwrap();
     let o = run(&["move", "--params", path, "--depth", "1", "J10"], b"");
@@ -679,8 +673,8 @@ fn contents(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
 }
 
 /// A copy of the committed test sets in a scratch folder.
-fn copied_testsets(name: &str) -> std::path::PathBuf {
-    let dir = scratch(name);
+fn copied_testsets(name: &str) -> common::Scratch {
+    let dir = common::scratch(name);
     for f in std::fs::read_dir("testsets").unwrap() {
         let f = f.unwrap().path();
         std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
@@ -692,7 +686,7 @@ fn copied_testsets(name: &str) -> std::path::PathBuf {
 #[cfg(unix)]
 #[test]
 fn a_signal_stops_a_batch() {
-    let dir = scratch("batch-signal");
+    let dir = common::scratch("cli-batch-signal");
     let file = dir.join("many.txt");
     let sets = std::fs::read_to_string("testsets/W28.txt").unwrap();
     std::fs::write(&file, sets.repeat(40)).unwrap();
@@ -734,7 +728,7 @@ fn a_signal_leaves_the_test_sets_as_they_were() {
 #[cfg(unix)]
 #[test]
 fn a_failed_write_leaves_the_old_files() {
-    let dir = scratch("full-disk");
+    let dir = common::scratch("cli-full-disk");
     std::fs::write(dir.join("ct.bin"), "the old table").unwrap();
     let o = common::binary::with_file_limit(&["kb", "export", dir.to_str().unwrap()], 65536);
     assert_eq!(o.code, 1, "{}", o.stderr);
@@ -747,7 +741,7 @@ fn a_failed_write_leaves_the_old_files() {
         contents(&dir),
         vec![("ct.bin".to_string(), b"the old table".to_vec())]
     );
-    let svg = scratch("full-disk-svg");
+    let svg = common::scratch("cli-full-disk-svg");
     std::fs::write(svg.join("boundary_003.svg"), "old").unwrap();
     let o = common::binary::with_file_limit(
         &["analyze", "J10 K11 I11", "--svg", svg.to_str().unwrap()],
@@ -786,7 +780,7 @@ fn engine_depths_are_bounded() {
 // Bounded input: every reader stops at its cap and names the source and the cap.
 #[test]
 fn inputs_beyond_their_caps_are_refused_without_reading_them_whole() {
-    let dir = scratch("caps");
+    let dir = common::scratch("cli-caps");
     let long = dir.join("long.txt");
     std::fs::write(&long, "J10".repeat(700_000)).unwrap();
     let long = long.to_str().unwrap();
@@ -869,7 +863,7 @@ fn untimed(out: &str) -> String {
 #[test]
 fn shards_of_a_batch_concatenate_to_the_whole_batch() {
     // A test set with its comment header, a blank line and a line that is not a game.
-    let dir = scratch("shards");
+    let dir = common::scratch("cli-shards");
     let file = dir.join("batch.txt");
     let set = std::fs::read_to_string("testsets/W12.txt").unwrap();
     let mut text: String = set.lines().take(13).collect::<Vec<_>>().join("\n");

@@ -8,13 +8,6 @@ use cpbim::{Game, Reading};
 
 const BIN: &str = env!("CARGO_BIN_EXE_cpbim");
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("cpbim-match-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn run_match(extra: &[&str]) -> (serde_json::Value, String) {
     let mut args = vec!["match", "--json"];
     args.extend_from_slice(extra);
@@ -34,7 +27,7 @@ fn refused(args: &[&str], text: &str) {
 
 #[test]
 fn two_engines_play_complete_games_with_records() {
-    let dir = scratch("records");
+    let dir = common::scratch("match-records");
     let engine = format!("{BIN} engine --protocol cloudict --depth 1");
     let (s, err) = run_match(&[
         "--engine",
@@ -189,7 +182,7 @@ fn assert_black_stones_allowed(stones: &[cpbim::Point], what: &str) {
 
 #[test]
 fn renju_games_over_the_gomocup_protocol_are_legal() {
-    let dir = scratch("renju");
+    let dir = common::scratch("match-renju");
     let (s, err) = renju_self_match(&dir, &["--games", "4", "--concurrency", "2"]);
     assert_eq!(s["games"], 4, "{s}");
     assert_eq!(s["adjudications"]["illegal"], 0, "{err}");
@@ -276,7 +269,7 @@ fn the_bundled_five_stone_openings_are_distinct_and_legal() {
         let black = pos.board().find_win_of(cpbim::Color::Black);
         assert!(black.is_none(), "{}", o.name);
     }
-    let dir = scratch("five-openings");
+    let dir = common::scratch("match-five-openings");
     let (s, err) = renju_self_match(&dir, &["--openings", path, "--games", "2"]);
     assert_eq!(s["games"], 2, "{s}{err}");
     for i in 1..=2 {

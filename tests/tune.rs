@@ -8,13 +8,6 @@ use common::binary::cpbim;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cpbim-tune-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 const SPEC: &str = r#"{"own[5]": {"min": 20, "max": 120, "step": 6},
   "opponent[5]": {"min": 0, "max": 60, "step": 3},
   "attack[7]": {"min": 100, "max": 260, "step": 8}}"#;
@@ -54,7 +47,7 @@ fn read(path: PathBuf) -> String {
 
 #[test]
 fn a_fixed_depth_tune_is_the_same_run_twice_and_its_history_follows_its_games() {
-    let dir = scratch("twice");
+    let dir = common::scratch("tune-twice");
     let (a, b) = (dir.join("a"), dir.join("b"));
     let o = depth_one_run(&dir, &a, &[]);
     assert_eq!(o.code, 0, "{}", o.stderr);
@@ -108,7 +101,7 @@ fn a_fixed_depth_tune_is_the_same_run_twice_and_its_history_follows_its_games() 
 
 #[test]
 fn a_log_that_lost_games_resumes_to_the_same_history() {
-    let dir = scratch("resume");
+    let dir = common::scratch("tune-resume");
     let whole = dir.join("whole");
     assert_eq!(depth_one_run(&dir, &whole, &[]).code, 0);
     // A copy that stopped after 3 games, with half a line written, and no outputs yet.
@@ -159,7 +152,7 @@ fn interrupted(spec: &str, state: &str, iterations: &str, extra: &[&str], after:
 #[cfg(target_os = "linux")]
 #[test]
 fn a_signal_stops_a_tune_at_once_and_resume_finishes_it() {
-    let dir = scratch("signal");
+    let dir = common::scratch("tune-signal");
     let spec = spec_file(&dir);
     let state = dir.join("state").display().to_string();
     interrupted(
@@ -197,7 +190,7 @@ fn a_signal_stops_a_tune_at_once_and_resume_finishes_it() {
 
 #[test]
 fn bad_specs_and_states_are_refused_with_what_is_wrong() {
-    let dir = scratch("refused");
+    let dir = common::scratch("tune-refused");
     let state = dir.join("s").display().to_string();
     let spec = dir.join("bad.json");
     for (text, says) in [
@@ -336,7 +329,7 @@ fn sides_of_round(log: &str, r: u32) -> Vec<(u32, u32)> {
 
 #[test]
 fn a_ga_run_is_the_same_run_twice_and_resumes_to_the_same_history() {
-    let dir = scratch("ga");
+    let dir = common::scratch("tune-ga");
     let spec = spec_file(&dir);
     let args = ["--population", "4", "--groups", "2", "--seed", "9"];
     let (a, b) = (dir.join("a"), dir.join("b"));
@@ -370,7 +363,7 @@ fn a_ga_run_is_the_same_run_twice_and_resumes_to_the_same_history() {
 
 #[test]
 fn a_pso_run_is_the_same_run_twice_and_resumes_to_the_same_history() {
-    let dir = scratch("pso");
+    let dir = common::scratch("tune-pso");
     let spec = spec_file(&dir);
     let args = ["--population", "2", "--seed", "11"];
     let (a, b) = (dir.join("a"), dir.join("b"));
@@ -393,7 +386,7 @@ fn a_pso_run_is_the_same_run_twice_and_resumes_to_the_same_history() {
 
 #[test]
 fn a_round_robin_of_a_runs_rounds_scores_every_player_and_replays() {
-    let dir = scratch("robin");
+    let dir = common::scratch("tune-robin");
     let state = dir.join("run");
     assert_eq!(depth_one_run(&dir, &state, &[]).code, 0);
     let s = state.display().to_string();
@@ -466,7 +459,7 @@ fn copy_state(from: &Path, to: &Path) {
 #[test]
 fn mutated_specs_settings_logs_and_histories_are_refused_or_run_never_crash() {
     use common::mutate::{mutate, Rng};
-    let dir = scratch("fuzz");
+    let dir = common::scratch("tune-fuzz");
     let whole = dir.join("whole");
     assert_eq!(depth_one_run(&dir, &whole, &[]).code, 0);
     let limit = std::time::Duration::from_secs(20);
@@ -522,7 +515,7 @@ fn mutated_specs_settings_logs_and_histories_are_refused_or_run_never_crash() {
 
 #[test]
 fn fixed_opponents_play_every_candidate_in_the_same_colours_and_every_game_is_recorded() {
-    let dir = scratch("opponents");
+    let dir = common::scratch("tune-opponents");
     let state = dir.join("state");
     let records = dir.join("sgf");
     let opponent = format!(
@@ -602,7 +595,7 @@ fn fixed_opponents_play_every_candidate_in_the_same_colours_and_every_game_is_re
 #[cfg(target_os = "linux")]
 #[test]
 fn a_signal_stops_a_tune_waiting_for_its_runner_and_kills_the_runner() {
-    let dir = scratch("runner-signal");
+    let dir = common::scratch("tune-runner-signal");
     let spec = spec_file(&dir);
     let state = dir.join("state").display().to_string();
     let pid_file = dir.join("runner.pid");

@@ -821,3 +821,31 @@ pub fn random_position(game: cpbim::Game, seed: u64, count: usize) -> Option<cpb
     }
     cpbim::Position::from_stones(game, &stones).ok()
 }
+
+/// A test's scratch folder, removed with everything in it when dropped (named
+/// `cpbim-NAME-…` in the system's temporary folder; the runs of the test suite used to leave
+/// theirs behind).
+pub struct Scratch(tempfile::TempDir);
+
+/// A new, empty scratch folder for `name`.
+pub fn scratch(name: &str) -> Scratch {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("cpbim-{name}-"))
+        .tempdir()
+        .expect("a scratch folder");
+    Scratch(dir)
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+
+    fn deref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
