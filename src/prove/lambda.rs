@@ -121,6 +121,7 @@ impl<'s, M: Model> Prover<'s, M> {
             quiet_phase: false,
             dfpn_positions: 0,
             killers: Vec::with_capacity(KILLERS + 1),
+            winners: Vec::with_capacity(KILLERS + 1),
             published: (0, 0),
             answer: Answer {
                 verdict: Verdict::NotProven,
@@ -146,6 +147,7 @@ impl<'s, M: Model> Prover<'s, M> {
         let mut w = Prover::new(self.limits, self.a, halt, Instant::now());
         w.deadline = self.deadline;
         w.killers = self.killers.clone();
+        w.winners = self.winners.clone();
         w.table = self.table.clone();
         w.answer.threats = self.answer.threats;
         w.quiet_phase = self.quiet_phase;
@@ -248,6 +250,8 @@ pub(super) struct Prover<'s, M: Model> {
     pub(super) dfpn_positions: usize,
     /// Defender stones that refuted threats lately, the latest first.
     pub(super) killers: Vec<Point>,
+    /// A's moves that won lately, most recent first, tried first among A's candidates.
+    winners: Vec<Vec<Point>>,
     /// Nodes and leaf searches already added to [`Limits::progress`].
     published: (u64, u64),
     pub(super) answer: Answer,
@@ -329,9 +333,9 @@ impl<M: Model> Prover<'_, M> {
         if t == 0 {
             return None;
         }
-        let threats = self.threat_moves(b, self.limits.width);
+        let threats = self.winners_first(self.threat_moves(b, self.limits.width));
         let quiets = match self.quiet_phase && self.level < self.limits.quiet_depth && t >= 2 {
-            true => self.threat_moves(b, self.limits.quiet),
+            true => self.winners_first(self.threat_moves(b, self.limits.quiet)),
             false => Vec::new(),
         };
         if root {
@@ -359,6 +363,7 @@ impl<M: Model> Prover<'_, M> {
         let found = self.after_quiet(b, t);
         quiet.iter().for_each(|&x| b.set(x, None));
         let (pass, replies) = found?;
+        self.won_by(quiet);
         Some(ThreatProof::Quiet {
             quiet: quiet.to_vec(),
             pass: Box::new(pass),
@@ -415,6 +420,7 @@ impl<M: Model> Prover<'_, M> {
         let found = self.after_threat(b, t);
         threat.iter().for_each(|&x| b.set(x, None));
         let (pass, replies) = found?;
+        self.won_by(threat);
         Some(ThreatProof::Threat {
             threat: threat.to_vec(),
             pass,
@@ -566,6 +572,21 @@ impl<M: Model> Prover<'_, M> {
         let rank = |x: &Point| self.killers.iter().position(|k| k == x).unwrap_or(KILLERS);
         points.sort_by_key(rank);
         points
+    }
+
+    /// `moves` (A's candidates, in their order) with the ones that won lately first: after a
+    /// defence that changes little, the move that won before most often wins again.
+    fn winners_first(&self, mut moves: Vec<Vec<Point>>) -> Vec<Vec<Point>> {
+        let rank = |m: &Vec<Point>| self.winners.iter().position(|w| w == m).unwrap_or(KILLERS);
+        moves.sort_by_key(rank);
+        moves
+    }
+
+    /// A's move `m` (a threat or a quiet move) was proven to win.
+    fn won_by(&mut self, m: &[Point]) {
+        self.winners.retain(|w| w != m);
+        self.winners.insert(0, m.to_vec());
+        self.winners.truncate(KILLERS);
     }
 
     /// The defender's stone `x` refuted a threat.
