@@ -26,7 +26,12 @@ PROVEN = [
 NOT_PROVEN = [("h8 i7 h10 h7 i8 j8", "white")]
 THREATS = 5
 
-PROOFS = Path(os.environ.get("CPBIM_JOB_PROOFS") or tempfile.mkdtemp(prefix="cpbim-jobs-"))
+if os.environ.get("CPBIM_JOB_PROOFS"):
+    PROOFS = Path(os.environ["CPBIM_JOB_PROOFS"])
+else:
+    # No checker reads them afterwards: a folder that goes with the test run.
+    _SCRATCH = tempfile.TemporaryDirectory(prefix="cpbim-jobs-")
+    PROOFS = Path(_SCRATCH.name)
 
 
 @functools.lru_cache(maxsize=None)
