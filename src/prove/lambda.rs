@@ -223,8 +223,21 @@ impl std::hash::Hash for BoardKey {
     }
 }
 
-/// Refuting defender stones remembered for move ordering.
+/// Refuting defender stones (and winning attacker moves) remembered for move ordering.
 const KILLERS: usize = 8;
+
+/// `items` in their order but those of `recent` first, the most recent first.
+fn recent_first<T: PartialEq>(recent: &[T], mut items: Vec<T>) -> Vec<T> {
+    items.sort_by_key(|x| recent.iter().position(|r| r == x).unwrap_or(KILLERS));
+    items
+}
+
+/// Put `x` first in `recent`, keeping at most [`KILLERS`].
+fn remember_recent<T: PartialEq>(recent: &mut Vec<T>, x: T) {
+    recent.retain(|r| *r != x);
+    recent.insert(0, x);
+    recent.truncate(KILLERS);
+}
 
 /// Attacker nodes remembered at most; the table is cleared when it holds more.
 const TABLE_ENTRIES: usize = 1 << 18;
@@ -568,32 +581,24 @@ impl<M: Model> Prover<'_, M> {
 
     /// `points` with the stones that refuted threats lately first (a defence that refutes one
     /// threat often refutes the next: the search fails sooner).
-    pub(super) fn killers_first(&self, mut points: Vec<Point>) -> Vec<Point> {
-        let rank = |x: &Point| self.killers.iter().position(|k| k == x).unwrap_or(KILLERS);
-        points.sort_by_key(rank);
-        points
+    pub(super) fn killers_first(&self, points: Vec<Point>) -> Vec<Point> {
+        recent_first(&self.killers, points)
     }
 
     /// `moves` (A's candidates, in their order) with the ones that won lately first: after a
     /// defence that changes little, the move that won before most often wins again.
-    fn winners_first(&self, mut moves: Vec<Vec<Point>>) -> Vec<Vec<Point>> {
-        let rank = |m: &Vec<Point>| self.winners.iter().position(|w| w == m).unwrap_or(KILLERS);
-        moves.sort_by_key(rank);
-        moves
+    fn winners_first(&self, moves: Vec<Vec<Point>>) -> Vec<Vec<Point>> {
+        recent_first(&self.winners, moves)
     }
 
     /// A's move `m` (a threat or a quiet move) was proven to win.
     fn won_by(&mut self, m: &[Point]) {
-        self.winners.retain(|w| w != m);
-        self.winners.insert(0, m.to_vec());
-        self.winners.truncate(KILLERS);
+        remember_recent(&mut self.winners, m.to_vec());
     }
 
     /// The defender's stone `x` refuted a threat.
     pub(super) fn refuted_by(&mut self, x: Point) {
-        self.killers.retain(|&k| k != x);
-        self.killers.insert(0, x);
-        self.killers.truncate(KILLERS);
+        remember_recent(&mut self.killers, x);
     }
 
     /// The zone of `pass` on `b`, or every empty point where there is no pass win or zones

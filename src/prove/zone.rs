@@ -221,6 +221,7 @@ pub(crate) fn for_each_window(
     mut f: impl FnMut(&[Point], [usize; 2]),
 ) {
     let (k, geometry) = (b.game().k(), b.game().geometry());
+    // Line ids are a `u8` (`LineSlot::line`).
     let mut per_line = [[0; 2]; 256];
     for (x, c) in b.iter() {
         for dir in Dir::ALL {

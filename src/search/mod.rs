@@ -266,11 +266,6 @@ impl<M: Model> Solver<M> {
         self.solve_for(pos.board(), pos.to_move(), stop)
     }
 
-    /// The last search's model, if kept.
-    fn kept_model(&mut self) -> &mut Option<Kept<M>> {
-        self.kept.get_mut().unwrap_or_else(|e| e.into_inner())
-    }
-
     fn searcher<'s>(
         tt: &'s mut TranspositionTable,
         config: &'s Config,
@@ -337,13 +332,12 @@ impl<M: Model> Solver<M> {
         self.tt.new_search();
         let (_, limit) = self.limit(board);
         let start = Instant::now();
-        let kept = self.kept.get_mut().unwrap_or_else(|e| e.into_inner());
-        let m = Kept::model(kept, board);
+        let m = Kept::model(kept_slot(&mut self.kept), board);
         let mut s = Self::searcher(&mut self.tt, &self.config, m, board, attacker, stop, start);
         let d = decide(&mut s, board, limit, &self.config, true);
         s.publish();
         let nodes = s.nodes;
-        Kept::settle(self.kept_model(), board);
+        Kept::settle(kept_slot(&mut self.kept), board);
         (d.outcome, d.depth, nodes)
     }
 
@@ -372,8 +366,7 @@ impl<M: Model> Solver<M> {
         self.tt.new_search();
         let start = Instant::now();
         let (_, limit) = self.limit(board);
-        let kept = self.kept.get_mut().unwrap_or_else(|e| e.into_inner());
-        let m = Kept::model(kept, board);
+        let m = Kept::model(kept_slot(&mut self.kept), board);
         let mut s = Self::searcher(&mut self.tt, &self.config, m, board, attacker, stop, start);
         let Decided {
             outcome,
@@ -411,7 +404,7 @@ impl<M: Model> Solver<M> {
         } else {
             (Vec::new(), None)
         };
-        Kept::settle(self.kept_model(), board);
+        Kept::settle(kept_slot(&mut self.kept), board);
         Solution {
             outcome,
             depth,
@@ -422,6 +415,11 @@ impl<M: Model> Solver<M> {
             proof,
         }
     }
+}
+
+/// The kept model's place in a solver (never locked: reached through `&mut`).
+fn kept_slot<M: Model>(kept: &mut Mutex<Option<Kept<M>>>) -> &mut Option<Kept<M>> {
+    kept.get_mut().unwrap_or_else(|e| e.into_inner())
 }
 
 /// A stop signal never given (the line and the proof of a win found are built whatever the
