@@ -8,7 +8,7 @@ mod common;
 
 use common::threats::check_threat_proof;
 use common::{colour, random_position, Plain, Rules};
-use cpbim::prove::{prove, Limits, Search, ThreatProof, Verdict};
+use cpbim::prove::{prove, Answer, Limits, Search, ThreatProof, Verdict};
 use cpbim::search::{solve, Config, Outcome};
 use cpbim::{Color, Game, Raw};
 use std::sync::atomic::AtomicBool;
@@ -24,6 +24,55 @@ struct Seen {
     zone_nodes: u64,
     proof_number_nodes: u64,
     full_width_nodes: u64,
+    refutations: usize,
+}
+
+/// The refutation `answer` reports for `a`'s win in `pos` (within `l`) holds: there is one
+/// exactly when the search ended "not proven" with `a` not to move, it is a legal move of the
+/// side to move, and after it `a`'s win is not proven within the same limits (or the move
+/// completes a row). 1 when there was one to check.
+fn check_refutation(pos: &cpbim::Position, a: Color, l: &Limits, answer: &Answer) -> usize {
+    let expected = answer.verdict == Verdict::NotProven && pos.to_move() != a;
+    let Some(stones) = &answer.refutation else {
+        assert!(
+            !expected,
+            "{pos:?}: {a:?}'s win not proven, no refutation ({:?}, {} threads)",
+            l.search, l.threads
+        );
+        return 0;
+    };
+    assert!(
+        expected,
+        "{pos:?}: a refutation {stones:?} of {:?}",
+        answer.verdict
+    );
+    let d = pos.to_move();
+    let mut board = pos.board().clone();
+    for (i, &x) in stones.iter().enumerate() {
+        assert!(
+            board.is_empty(x),
+            "{pos:?}: refutation {stones:?} on a stone"
+        );
+        board.set(x, Some(d));
+        if board.win_through(x, d).is_some() {
+            assert_eq!(
+                i + 1,
+                stones.len(),
+                "{pos:?}: {stones:?} goes on after a row"
+            );
+            return 1;
+        }
+    }
+    assert_eq!(stones.len(), pos.stones_to_place(), "{pos:?}: {stones:?}");
+    let after = pos.play(stones).expect("a legal move");
+    let never = AtomicBool::new(false);
+    let again = prove::<Raw>(&after, a, l, &never);
+    assert_eq!(
+        again.verdict,
+        Verdict::NotProven,
+        "{pos:?}: after the refutation {stones:?}, {a:?}'s win is proven within the same limits"
+    );
+    1
 }
 
 /// Prove random positions of `game` with zones and full width; check every proof.
@@ -67,6 +116,13 @@ fn compare(
             let proof_numbers = prove::<Raw>(&pos, a, &proof_number, &never);
             let full = prove::<Raw>(&pos, a, &full_width, &never);
             let on_two = prove::<Raw>(&pos, a, &threaded, &never);
+            for (answer, l) in [
+                (&zoned, limits),
+                (&proof_numbers, &proof_number),
+                (&on_two, &threaded),
+            ] {
+                seen.refutations += check_refutation(&pos, a, l, answer);
+            }
             seen.zone_nodes += zoned.nodes;
             seen.proof_number_nodes += proof_numbers.nodes;
             seen.full_width_nodes += full.nodes;
@@ -149,6 +205,11 @@ fn threat_proofs_hold_against_every_defence_and_zones_lose_none() {
             !defender_roots || seen.defender_roots >= 2,
             "{name}: only {} proofs with the defender to move",
             seen.defender_roots
+        );
+        assert!(
+            !defender_roots || seen.refutations >= 10,
+            "{name}: only {} refutations checked",
+            seen.refutations
         );
     }
 }
@@ -285,6 +346,22 @@ fn the_cli_refuses_what_it_cannot_prove_and_says_what_it_did_not() {
         out.stdout.contains("white to move: every move answered"),
         "{}",
         out.stdout
+    );
+    // Not proven with white to move: the white move not answered is named.
+    let opening = ["prove", "H8 H9 J9", "--game", "gomoku", "--side", "black"];
+    let out = run(&opening);
+    assert!(out.stdout.starts_with("not proven"), "{}", out.stdout);
+    assert!(
+        out.stdout.contains("white's ") && out.stdout.contains(" is not answered within them"),
+        "{}",
+        out.stdout
+    );
+    let out = run(&[&opening[..], &["--json"]].concat());
+    let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(
+        json["refutation"].as_array().map(Vec::len),
+        Some(1),
+        "{json}"
     );
     let out = run(&["prove", "j10 k11 k10 l11 l10", "--nodes", "5"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
@@ -768,4 +845,48 @@ fn the_proof_horizons_deepest_proofs_hold() {
     }
     eprintln!("{checked} proofs checked, {not_again} not proven again");
     assert!(checked > 0);
+}
+
+/// The refutation of a defender root in a game of two stones a move is a whole move (or the
+/// one stone that completes a row), and after it the attacker's win is not proven within the
+/// same limits: depth-first on one and two threads, and by proof numbers.
+#[test]
+fn a_refutation_of_two_stones_holds() {
+    let never = AtomicBool::new(false);
+    let game: Game = "connect(10,10,6,2,2)".parse().unwrap();
+    let limits = Limits {
+        threats: 1,
+        root_depth: 8,
+        leaf_depth: 8,
+        width: 12,
+        ..Limits::default()
+    };
+    let searches = [
+        limits.clone(),
+        Limits {
+            threads: 2,
+            ..limits.clone()
+        },
+        Limits {
+            search: Search::ProofNumber,
+            ..limits.clone()
+        },
+    ];
+    let (mut checked, mut pairs) = (0, 0);
+    for seed in 0..12 {
+        let Some(pos) = random_position(game, seed, 9) else {
+            continue;
+        };
+        if pos.stones_to_place() != 2 {
+            continue;
+        }
+        let a = pos.to_move().opponent();
+        for l in &searches {
+            let answer = prove::<Raw>(&pos, a, l, &never);
+            checked += check_refutation(&pos, a, l, &answer);
+            pairs += usize::from(answer.refutation.as_ref().is_some_and(|r| r.len() == 2));
+        }
+    }
+    eprintln!("{checked} refutations checked, {pairs} of two stones");
+    assert!(pairs >= 10, "only {pairs} refutations of two stones");
 }

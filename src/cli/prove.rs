@@ -259,8 +259,16 @@ fn text_of(a: Color, l: &Limits, answer: &Answer) -> String {
             )
         }
         Verdict::NotProven => format!(
-            "not proven within the limits ({}); this says nothing of who wins",
-            limits_text(l)
+            "not proven within the limits ({}); this says nothing of who wins{}",
+            limits_text(l),
+            match &answer.refutation {
+                Some(stones) => format!(
+                    "\n  {}'s {} is not answered within them",
+                    a.opponent().name(),
+                    stones_text(stones)
+                ),
+                None => String::new(),
+            }
         ),
         Verdict::Stopped => format!(
             "stopped at threat budget {} ({}): not proven",

@@ -122,6 +122,39 @@ impl Dfpn {
         (self.nodes.get(&key)?.pn == 0).then(|| self.extract(b, &key))
     }
 
+    /// The root's refutation once it is disproven at a defender root (on `b`): the
+    /// defender's move whose node is disproven (through the node of its first stone in
+    /// Connect6), or the stone that completes a row of D where a node has no children.
+    pub(super) fn refutation(&self, b: &Board) -> Option<Vec<Point>> {
+        let mut key = self.root.as_ref()?;
+        let (mut b, d) = (b.clone(), self.a.opponent());
+        let mut stones = Vec::new();
+        while key.2 != Kind::Attacker {
+            let node = self.nodes.get(key)?;
+            let disproven = node
+                .children
+                .as_ref()?
+                .iter()
+                .find(|(_, k)| self.nodes.get(k).is_some_and(|n| n.dn == 0));
+            let Some((s, child)) = disproven else {
+                let row = b.game().points().find(|&x| {
+                    b.is_empty(x) && {
+                        b.set(x, Some(d));
+                        let wins = b.win_through(x, d).is_some();
+                        b.set(x, None);
+                        wins
+                    }
+                })?;
+                stones.push(row);
+                break;
+            };
+            s.iter().for_each(|&x| b.set(x, Some(d)));
+            stones.extend(s);
+            key = child;
+        }
+        (!stones.is_empty()).then_some(stones)
+    }
+
     /// An attacker node `key` (on `b`) just solved is told to the store (when there is one),
     /// once: its proof is read back from the table only for that.
     fn keep_solved<M: Model>(&mut self, p: &mut Prover<'_, M>, b: &mut Board, key: &Key) {

@@ -75,6 +75,11 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
                 prover.answer.verdict = Verdict::Proven(proof);
                 break;
             }
+            prover.answer.refutation = match (pos.to_move() == a, limits.search) {
+                (true, _) => None,
+                (false, Search::ProofNumber) => dfpn.refutation(pos.board()),
+                (false, Search::DepthFirst) => prover.refutation.take(),
+            };
             if prover.stopped {
                 prover.answer.verdict = Verdict::Stopped;
                 break;
@@ -88,6 +93,9 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
     prover.flush_store(true);
     if prover.answer.store_error.is_some() {
         prover.answer.verdict = Verdict::Stopped;
+    }
+    if prover.answer.verdict != Verdict::NotProven {
+        prover.answer.refutation = None;
     }
     prover.publish();
     prover.answer.time = start.elapsed();
@@ -122,6 +130,7 @@ impl<'s, M: Model> Prover<'s, M> {
             dfpn_positions: 0,
             killers: Vec::with_capacity(KILLERS + 1),
             winners: Vec::with_capacity(KILLERS + 1),
+            refutation: None,
             published: (0, 0),
             answer: Answer {
                 verdict: Verdict::NotProven,
@@ -134,6 +143,7 @@ impl<'s, M: Model> Prover<'s, M> {
                 store_hits: 0,
                 store_time: Duration::ZERO,
                 store_error: None,
+                refutation: None,
             },
         }
     }
@@ -265,6 +275,9 @@ pub(super) struct Prover<'s, M: Model> {
     pub(super) killers: Vec<Point>,
     /// A's moves that won lately, most recent first, tried first among A's candidates.
     winners: Vec<Vec<Point>>,
+    /// The last defence the search did not answer (at the root, once the root fails: the
+    /// refutation [`Answer::refutation`] reports).
+    pub(super) refutation: Option<Vec<Point>>,
     /// Nodes and leaf searches already added to [`Limits::progress`].
     published: (u64, u64),
     pub(super) answer: Answer,
@@ -540,6 +553,7 @@ impl<M: Model> Prover<'_, M> {
         t: u32,
     ) -> Option<Vec<Reply>> {
         if b.win_through(s, self.d).is_some() {
+            self.refutation = Some(vec![s]);
             return None;
         }
         let pass = self.leaf(b);
@@ -570,12 +584,17 @@ impl<M: Model> Prover<'_, M> {
     }
 
     /// The defence `stones` (played on `b`) answered with `t − 1` threats, or `None`.
+    /// A defence not answered is remembered as the last [`Prover::refutation`].
     fn answer(&mut self, b: &mut Board, stones: Vec<Point>, t: u32) -> Option<Reply> {
         self.answer.nodes += 1;
-        if stones.iter().any(|&x| b.win_through(x, self.d).is_some()) {
+        let next = match stones.iter().any(|&x| b.win_through(x, self.d).is_some()) {
+            true => None,
+            false => self.attacker(b, t - 1),
+        };
+        let Some(next) = next else {
+            self.refutation = Some(stones);
             return None;
-        }
-        let next = self.attacker(b, t - 1)?;
+        };
         Some(Reply::Move { stones, next })
     }
 

@@ -199,6 +199,10 @@ pub struct Answer {
     pub store_time: Duration,
     /// Why the store failed, when it did (the search then stopped).
     pub store_error: Option<String>,
+    /// Not proven at a root where the side asked about is not to move: the move of the side
+    /// to move that the search did not answer within the limits (its first stone, with its
+    /// second in Connect6 unless the first alone completes a row or was not answered).
+    pub refutation: Option<Vec<crate::geom::Point>>,
 }
 
 /// Why a proof search for `a` cannot start from `pos`, if it cannot: the attacker to move

@@ -119,6 +119,7 @@ impl<M: Model> Prover<'_, M> {
             results: Mutex::new(Vec::new()),
             refuted: AtomicBool::new(false),
             answers: Mutex::new(Vec::new()),
+            refutation: Mutex::new(None),
             running: AtomicUsize::new(threads),
         };
         let parent = &*self;
@@ -163,7 +164,13 @@ impl<M: Model> Prover<'_, M> {
                     lock(&shared.results).push((i, found));
                     combine == Combine::Any
                 }
-                None => combine == Combine::All,
+                None => {
+                    let mut first = lock(&shared.refutation);
+                    if combine == Combine::All && first.is_none() {
+                        *first = w.refutation.take();
+                    }
+                    combine == Combine::All
+                }
             };
             if decides {
                 shared
@@ -182,6 +189,13 @@ impl<M: Model> Prover<'_, M> {
     /// The workers' answers counted, and their results combined.
     fn combined<T>(&mut self, shared: Shared<T>, jobs: usize, combine: Combine) -> Option<Vec<T>> {
         let mut stopped = self.signalled();
+        if let Some(refutation) = shared
+            .refutation
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+        {
+            self.refutation = Some(refutation);
+        }
         for (answer, limit) in shared
             .answers
             .into_inner()
@@ -224,6 +238,9 @@ struct Shared<T> {
     results: Mutex<Vec<(usize, T)>>,
     /// A job of an `All` failed.
     refuted: AtomicBool,
+    /// The defence that failed the first job of an `All` to fail (its worker's
+    /// [`Prover::refutation`]).
+    refutation: Mutex<Option<Vec<Point>>>,
     /// Each worker's answer, and whether its own limits stopped it.
     answers: Mutex<Vec<(Answer, bool)>>,
     /// Workers still running.

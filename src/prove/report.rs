@@ -43,6 +43,9 @@ pub fn answer_json(pos: &Position, side: Color, l: &Limits, answer: &Answer) -> 
         "leaf_time_ms": answer.leaf_time.as_secs_f64() * 1e3,
         "store_hits": answer.store_hits,
         "store_time_ms": answer.store_time.as_secs_f64() * 1e3,
+        "refutation": answer.refutation.as_ref().map(|stones| {
+            stones.iter().map(|x| x.to_string()).collect::<Vec<_>>()
+        }),
         "proof": proof,
     })
 }
