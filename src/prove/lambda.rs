@@ -469,6 +469,9 @@ impl<M: Model> Prover<'_, M> {
             None => {}
         }
         let Some(pass) = self.leaf(b) else {
+            if self.stopped {
+                return None;
+            }
             // No threat, whatever the budget (a quiet move may still be one).
             match self.quiet_phase {
                 false => self.learn(b, None, u32::MAX),
@@ -685,13 +688,19 @@ impl<M: Model> Prover<'_, M> {
         found
     }
 
-    /// The leaf search's proof that A, to move on `b`, wins.
+    /// The leaf search's proof that A, to move on `b`, wins. A search the stop signal may
+    /// have cut short finds nothing and stops the prover: its "no win" is not one to remember
+    /// (a worker halted when its siblings' job decided would otherwise leave a threat marked
+    /// "no threat" in the shared table for the next threat budget to trust).
     pub(super) fn leaf(&mut self, b: &Board) -> Option<ProofNode> {
         let start = Instant::now();
         let found = self.solver.first_win(b, self.a, self.stop);
         self.answer.leaf_searches += 1;
         self.answer.leaf_nodes += found.nodes;
         self.answer.leaf_time += start.elapsed();
+        if found.proof.is_none() && self.signalled() {
+            self.stopped = true;
+        }
         found.proof
     }
 

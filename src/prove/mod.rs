@@ -14,6 +14,9 @@ pub mod store;
 pub mod tree;
 pub mod zone;
 
+#[cfg(test)]
+mod tests;
+
 pub use expand::{expand, expansion_json, Expansion};
 pub use lambda::prove;
 pub use limits::{cannot_start, Answer, Limits, Progress, Search, Verdict};

@@ -1,0 +1,58 @@
+//! The prover's own state: what it remembers when a search is cut short.
+
+use super::lambda::Prover;
+use super::limits::Limits;
+use crate::notation::{parse_position, Reading};
+use crate::{Color, Game, Raw};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// A leaf search cut short by the stop signal (as a worker's is when a sibling job decides the
+/// root) leaves nothing in the table: the position is unknown afterwards, not "no threat",
+/// though the search found no win. The position: black's VCF of 81 plies in
+/// tests/data/vcf/problems.txt (mintaka-deep-a), which the leaf search needs more than a
+/// publication interval of nodes to find.
+#[test]
+fn a_leaf_search_cut_short_is_not_remembered() {
+    let text = include_str!("../../tests/data/vcf/problems.txt");
+    let block = text
+        .split("\n\n")
+        .find(|b| b.contains("# id: mintaka-deep-a"))
+        .expect("the problem");
+    let diagram: Vec<&str> = block.lines().filter(|l| !l.starts_with('#')).collect();
+    let how = Reading {
+        game: Game::RENJU,
+        to_move: Some(Color::Black),
+    };
+    let pos = parse_position(&diagram.join("\n"), how).expect("the diagram");
+    let limits = Limits {
+        leaf_depth: 170,
+        leaf_nodes: u64::MAX,
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(true);
+    {
+        let never = AtomicBool::new(false);
+        let mut fresh = Prover::<Raw>::new(&limits, Color::Black, &never, Instant::now());
+        assert!(fresh.leaf(pos.board()).is_some(), "no win at all");
+    }
+    let mut prover = Prover::<Raw>::new(&limits, Color::Black, &stop, Instant::now());
+    let mut b = pos.board().clone();
+    assert!(
+        prover.leaf(&b).is_none(),
+        "the leaf search is not cut short"
+    );
+    prover.stopped = false;
+    // After an empty "threat": the leaf search asked whether black wins were white to pass.
+    assert!(prover.threat(&mut b, &[], 2).is_none());
+    assert!(prover.stopped, "a cut leaf search did not stop the prover");
+    stop.store(false, Ordering::Relaxed);
+    prover.stopped = false;
+    assert!(
+        prover.recall(&b, 2).is_none(),
+        "a leaf search cut short was remembered"
+    );
+    assert!(prover.leaf(&b).is_some(), "no win to have forgotten");
+    let mut fresh = Prover::<Raw>::new(&limits, Color::Black, &stop, Instant::now());
+    assert!(fresh.leaf(&b).is_some(), "no win to have forgotten (fresh)");
+}
