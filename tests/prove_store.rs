@@ -8,7 +8,7 @@ mod common;
 use common::threats::check_threat_proof;
 use common::{colour, Plain, Rules};
 use cpbim::prove::{prove, Answer, Limits, Store, Verdict};
-use cpbim::{Color, Cpbim, Game, Point, Position};
+use cpbim::{Color, Cpbim, Game, Point, Position, Raw};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -18,12 +18,17 @@ const GAME3: &str = "j10 j11 k10 k11 i12 l12 l9 m8 l11 n11 n9 n10 o12 k8 j9 i6 k
 
 /// Prove black's win in `pos` with the store at `path` opened afresh (as a new process would).
 fn run(pos: &Position, path: &Path, limits: Limits) -> Answer {
+    run_on::<Cpbim>(pos, path, limits)
+}
+
+/// [`run`] with the model `M` at the leaves.
+fn run_on<M: cpbim::Model>(pos: &Position, path: &Path, limits: Limits) -> Answer {
     let store = Store::open(path).expect("the store opens");
     let limits = Limits {
         store: Some(Arc::new(Mutex::new(store))),
         ..limits
     };
-    prove::<Cpbim>(pos, Color::Black, &limits, &AtomicBool::new(false))
+    prove::<M>(pos, Color::Black, &limits, &AtomicBool::new(false))
 }
 
 /// The brute-force checker's verdict on `answer`'s proof of black's win in `pos`.
@@ -52,13 +57,18 @@ fn a_stopped_proof_resumes_and_a_proven_one_is_answered_at_once() {
     for stop_at in [30, 60, 90] {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("store.redb");
+        // Every position stored, however cheap (the default keeps only costly ones).
+        let every = Limits {
+            store_min_nodes: 0,
+            ..Limits::default()
+        };
         let limits = Limits {
             max_nodes: Some(stop_at),
-            ..Limits::default()
+            ..every.clone()
         };
         let stopped = run(&pos, &path, limits);
         assert_eq!(stopped.verdict, Verdict::Stopped);
-        let resumed = run(&pos, &path, Limits::default());
+        let resumed = run(&pos, &path, every.clone());
         assert_eq!(checked(&pos, &resumed), Ok(1));
         assert!(resumed.store_hits > 0);
         // Nothing finished before the stop is searched again: only the root's own leaf
@@ -71,10 +81,50 @@ fn a_stopped_proof_resumes_and_a_proven_one_is_answered_at_once() {
             fresh.leaf_searches
         );
         assert!(resumed.leaf_searches < fresh.leaf_searches);
-        let again = run(&pos, &path, Limits::default());
+        let again = run(&pos, &path, every.clone());
         assert_eq!((again.nodes, again.leaf_searches), (0, 0));
         assert_eq!(again.verdict, resumed.verdict);
     }
+}
+
+/// Only positions whose search took `store_min_nodes` nodes or more are stored (and the root):
+/// a store of fewer entries, and a stopped search still resumes to a proof that holds. A Renju
+/// position of tests/data/prove/renju-vct.txt whose proof takes about 2,000 nodes.
+#[test]
+fn a_store_of_costly_positions_only_is_smaller_and_still_resumes() {
+    let stones = "H8 H9 K6 K11 L13 J7 H10 H7 G6 H12 J10 G5 H6 L11";
+    let pos = cpbim::parse_position(stones, Game::RENJU).unwrap();
+    let limits = Limits {
+        threats: 4,
+        ..Limits::default()
+    };
+    let entries = |min: u64| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("store.redb");
+        let stopped = run_on::<Raw>(
+            &pos,
+            &path,
+            Limits {
+                store_min_nodes: min,
+                max_nodes: Some(1_000),
+                ..limits.clone()
+            },
+        );
+        assert_eq!(stopped.verdict, Verdict::Stopped);
+        let resumed = run_on::<Raw>(
+            &pos,
+            &path,
+            Limits {
+                store_min_nodes: min,
+                ..limits.clone()
+            },
+        );
+        assert_eq!(checked(&pos, &resumed), Ok(resumed.threats_reached()));
+        Store::open(&path).unwrap().len()
+    };
+    let (every, costly) = (entries(0), entries(100));
+    eprintln!("entries: every position {every}, those of 100 nodes or more {costly}");
+    assert!(costly > 0 && costly * 4 < every, "{costly} against {every}");
 }
 
 /// A symmetry of the 19×19 board, on (column, row).

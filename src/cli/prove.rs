@@ -82,6 +82,10 @@ pub struct ProveArgs {
     /// reuse every proof in it (docs/search.md, "The store").
     #[arg(long, value_name = "PATH")]
     store: Option<std::path::PathBuf>,
+    /// Only positions whose search took at least this many nodes go to the store (the root
+    /// always; 0: every position, which grows the store by gigabytes an hour).
+    #[arg(long, default_value_t = prove::limits::DEFAULT_STORE_MIN_NODES, value_name = "N")]
+    store_min_nodes: u64,
     /// Write the proof, when one is found, to this file as JSON (docs/json.md).
     #[arg(long, value_name = "FILE")]
     proof: Option<std::path::PathBuf>,
@@ -162,6 +166,7 @@ fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
         },
         progress: Some(Arc::new(prove::Progress::default())),
         store: None,
+        store_min_nodes: args.store_min_nodes,
     };
     if let Some(why) = limits.refusal(pos.game()) {
         super::usage!("{why}");

@@ -166,7 +166,7 @@ impl Dfpn {
         });
         if let Some(won) = solved {
             let found = won.then(|| self.extract(b, key));
-            p.keep(b, found.as_ref(), key.1);
+            p.keep(b, found.as_ref(), key.1, u64::MAX);
             self.nodes.get_mut(key).expect("solved").kept = true;
         }
     }

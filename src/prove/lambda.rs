@@ -88,7 +88,7 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
     }
     if let (Some(_), Verdict::Proven(proof)) = (&limits.store, &prover.answer.verdict) {
         let proof = proof.clone();
-        prover.keep(pos.board(), Some(&proof), 0);
+        prover.keep(pos.board(), Some(&proof), 0, u64::MAX);
     }
     prover.flush_store(true);
     if prover.answer.store_error.is_some() {
@@ -303,9 +303,16 @@ impl<M: Model> Prover<'_, M> {
         if let Some(found) = self.recall(b, t) {
             return found;
         }
+        let start = self.answer.nodes;
         let found = self.search_attacker(b, t, root);
         if !self.stopped {
-            self.learn(b, found.as_ref(), t);
+            // The root goes to the store whatever it cost.
+            let effort = if root {
+                u64::MAX
+            } else {
+                self.answer.nodes - start
+            };
+            self.learn(b, found.as_ref(), t, effort);
         }
         found
     }
@@ -324,9 +331,10 @@ impl<M: Model> Prover<'_, M> {
         known.or_else(|| self.stored_within(b, t))
     }
 
-    /// Remember what the search found of `b` within `t` threats, in the table and the store.
-    pub(super) fn learn(&mut self, b: &Board, found: Option<&ThreatProof>, t: u32) {
-        self.keep(b, found, t);
+    /// Remember what the search found of `b` within `t` threats, in the table, and in the
+    /// store when finding it took `effort` nodes or more ([`Limits::store_min_nodes`]).
+    pub(super) fn learn(&mut self, b: &Board, found: Option<&ThreatProof>, t: u32, effort: u64) {
+        self.keep(b, found, t, effort);
         let known = match found {
             Some(proof) => Known::Proven(proof.clone()),
             None => Known::Failed(t),
@@ -415,6 +423,7 @@ impl<M: Model> Prover<'_, M> {
         if let Some(None) = self.stored_within(b, t) {
             return None;
         }
+        let start = self.answer.nodes;
         self.level += 1;
         let pass = self.attacker(b, t - 1);
         self.level -= 1;
@@ -429,7 +438,7 @@ impl<M: Model> Prover<'_, M> {
             None => None,
         };
         if answered.is_none() && !self.stopped {
-            self.learn(b, None, t);
+            self.learn(b, None, t, self.answer.nodes - start);
         }
         answered
     }
@@ -474,11 +483,12 @@ impl<M: Model> Prover<'_, M> {
             }
             // No threat, whatever the budget (a quiet move may still be one).
             match self.quiet_phase {
-                false => self.learn(b, None, u32::MAX),
+                false => self.learn(b, None, u32::MAX, 0),
                 true => self.remember(b, Known::NoThreat),
             }
             return None;
         };
+        let start = self.answer.nodes;
         let replies = self.defences(b, &pass, t);
         if self.stopped {
             return None;
@@ -487,7 +497,7 @@ impl<M: Model> Prover<'_, M> {
             pass: Some(Box::new(ThreatProof::Leaf { leaf: pass })),
             replies,
         });
-        self.learn(b, proof.as_ref(), t);
+        self.learn(b, proof.as_ref(), t, self.answer.nodes - start);
         proof?.into_pass_and_replies()
     }
 

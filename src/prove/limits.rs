@@ -47,6 +47,10 @@ pub struct Limits {
     /// The on-disk store of proven and failed attacker nodes, read and written as the search
     /// goes ([`super::store`]).
     pub store: Option<Arc<Mutex<Store>>>,
+    /// Only positions whose search took at least this many nodes go to the store (the root
+    /// always): the cheap ones are searched again faster than their entries are written, and
+    /// every proof holds its whole subtree, so storing them all grows the store by the square.
+    pub store_min_nodes: u64,
 }
 
 /// How a proof search goes through its tree (the same nodes, the same verdicts within the
@@ -88,6 +92,9 @@ pub struct Progress {
 
 /// Nodes between two publications of [`Progress`].
 pub const PUBLISH_EVERY: u64 = 256;
+
+/// [`Limits::store_min_nodes`] by default.
+pub const DEFAULT_STORE_MIN_NODES: u64 = 1000;
 
 /// The most threats on a line a search may be given.
 pub const MAX_THREATS: u32 = 12;
@@ -140,6 +147,7 @@ impl Default for Limits {
             threads: 1,
             progress: None,
             store: None,
+            store_min_nodes: DEFAULT_STORE_MIN_NODES,
         }
     }
 }

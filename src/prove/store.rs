@@ -308,10 +308,12 @@ impl<M: Model> Prover<'_, M> {
         self.stored_within(b, u32::MAX).flatten()
     }
 
-    /// Tell the store what the search found of A to move on `b` within `t` threats.
-    pub(super) fn keep(&mut self, b: &Board, found: Option<&ThreatProof>, t: u32) {
+    /// Tell the store what the search found of A to move on `b` within `t` threats, when
+    /// finding it took `effort` nodes, at least [`Limits::store_min_nodes`](super::Limits).
+    pub(super) fn keep(&mut self, b: &Board, found: Option<&ThreatProof>, t: u32, effort: u64) {
         let fingerprint = self.fingerprint();
-        if let (Some(store), false) = (&self.limits.store, self.level > 0) {
+        let worth = effort >= self.limits.store_min_nodes;
+        if let (Some(store), false, true) = (&self.limits.store, self.level > 0, worth) {
             let start = Instant::now();
             let mut store = lock(store);
             match found {
