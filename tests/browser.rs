@@ -943,10 +943,12 @@ async fn prove_job(page: &Page) {
             "const b = document.getElementById('prove-result'); return b.dataset.result && b.textContent",
         )
         .await;
+    let said = said.as_str().unwrap();
     assert!(
-        said.as_str().unwrap().starts_with(
-            "not proven within the limits (threats ≤ 2, width 24); this says nothing of who wins"
-        ),
+        said.starts_with(
+            "not proven within the limits (threats ≤ 2, width 24); this says nothing of who wins; \
+             black's "
+        ) && said.contains(" is not answered within them"),
         "{said}"
     );
     page.js("document.getElementById('prove-side').value = ''")

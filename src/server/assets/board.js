@@ -715,7 +715,9 @@ function showProve(r) {
   if (r.result !== 'proven') {
     box.textContent = r.result === 'stopped'
       ? `stopped at threat budget ${r.threats} (${limits}): not proven  (${cost})`
-      : `not proven within the limits (${limits}); this says nothing of who wins  (${cost})`;
+      : `not proven within the limits (${limits}); this says nothing of who wins`
+        + (r.refutation ? `; ${r.to_move}'s ${r.refutation.join(' ')} is not answered within them` : '')
+        + `  (${cost})`;
     return;
   }
   const p = r.proof;
