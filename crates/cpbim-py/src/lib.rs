@@ -461,12 +461,18 @@ fn prove<'py>(
             )))
         }
     };
-    let threads = thread_count(threads)?;
+    let on_cores = thread_count(threads)?;
+    // As the CLI: the threads asked for, not those this machine gives (a machine of one core
+    // would otherwise accept `threads=2` here).
     if search == Search::ProofNumber && threads > 1 {
         return Err(value_error(format!(
             "threads {threads}: the proof-number search runs on one thread (the depth-first one on many)"
         )));
     }
+    let threads = match search {
+        Search::ProofNumber => 1,
+        Search::DepthFirst => on_cores,
+    };
     let limits = Limits {
         threats: count("threats", threats)?,
         root_depth: cpbim::limits::depth(
