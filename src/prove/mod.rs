@@ -7,6 +7,7 @@ mod dfpn;
 pub mod expand;
 pub mod lambda;
 pub mod limits;
+mod moves;
 mod parallel;
 pub mod report;
 pub mod sgf;
