@@ -164,13 +164,14 @@ impl<M: Model> Prover<'_, M> {
                     lock(&shared.results).push((i, found));
                     combine == Combine::Any
                 }
-                None => {
+                None if combine == Combine::All => {
                     let mut first = lock(&shared.refutation);
-                    if combine == Combine::All && first.is_none() {
+                    if first.is_none() {
                         *first = w.refutation.take();
                     }
-                    combine == Combine::All
+                    true
                 }
+                None => false,
             };
             if decides {
                 shared
