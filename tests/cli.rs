@@ -424,17 +424,6 @@ fn prove_refuses_limits_that_do_not_fit() {
         (vec!["--quiet-depth", "0"], "--quiet-depth 0: from 1 to"),
         (vec!["--quiet-depth", "9"], "--quiet-depth 9: from 1 to"),
         (vec!["--quiet", "4"], "the games of one stone a move only"),
-        (
-            vec![
-                "--game",
-                "gomoku",
-                "--quiet",
-                "4",
-                "--search",
-                "proof-number",
-            ],
-            "quiet moves are searched depth-first only",
-        ),
     ] {
         let mut all = vec!["prove"];
         all.extend(args.iter().copied());

@@ -502,6 +502,8 @@ struct QuietSeen {
     full_width_proofs: usize,
     zone_nodes: u64,
     full_width_nodes: u64,
+    proof_number_quiet: usize,
+    proof_number_nodes: u64,
 }
 
 /// Does `proof` play a quiet move anywhere?
@@ -581,6 +583,10 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
         threads: 2,
         ..with.clone()
     };
+    let proof_number = Limits {
+        search: Search::ProofNumber,
+        ..with.clone()
+    };
     let mut seen = QuietSeen::default();
     let proven = |v: &Verdict| matches!(v, Verdict::Proven(_));
     for seed in 0..60 {
@@ -594,11 +600,20 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
         let deeper = prove::<Raw>(&pos, a, &nested, &never);
         let full = prove::<Raw>(&pos, a, &full_width, &never);
         let on_two = prove::<Raw>(&pos, a, &threaded, &never);
+        let proof_numbers = prove::<Raw>(&pos, a, &proof_number, &never);
         assert_eq!(
             proven(&zoned.verdict),
             proven(&on_two.verdict),
             "{pos:?}: quiet moves on one thread and on two disagree"
         );
+        assert_eq!(
+            proven(&zoned.verdict),
+            proven(&proof_numbers.verdict),
+            "{pos:?}: quiet moves depth-first and by proof numbers disagree"
+        );
+        seen.proof_number_nodes += proof_numbers.nodes;
+        seen.proof_number_quiet +=
+            matches!(&proof_numbers.verdict, Verdict::Proven(p) if has_quiet(p)) as usize;
         seen.zone_nodes += zoned.nodes;
         seen.full_width_nodes += full.nodes;
         seen.proven_without += usize::from(proven(&plain.verdict));
@@ -619,7 +634,7 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
             seen.nested_proofs += 1;
             seen.nested_quiet += usize::from(has_nested_quiet(proof));
         }
-        for answer in [&zoned, &deeper, &full, &on_two] {
+        for answer in [&zoned, &deeper, &full, &on_two, &proof_numbers] {
             let Verdict::Proven(proof) = &answer.verdict else {
                 continue;
             };
@@ -639,6 +654,10 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
     assert!(
         seen.quiet_proofs >= 2 && seen.proven_with > seen.proven_without,
         "quiet moves proved too little: {seen:?}"
+    );
+    assert!(
+        seen.proof_number_quiet >= 2,
+        "no quiet move in the proof-number search's proofs: {seen:?}"
     );
 }
 
@@ -663,8 +682,13 @@ fn a_defender_roots_threat_space_pass_limits_its_moves() {
         zone: false,
         ..with.clone()
     };
+    let proof_number = Limits {
+        search: Search::ProofNumber,
+        ..with.clone()
+    };
     let (mut positions, mut proven_without, mut proven_with, mut threat_passes, mut full_proofs) =
         (0, 0, 0, 0, 0);
+    let mut proof_number_passes = 0;
     let (mut zone_nodes, mut full_nodes) = (0, 0);
     let proven = |v: &Verdict| matches!(v, Verdict::Proven(_));
     for seed in 0..40 {
@@ -677,10 +701,22 @@ fn a_defender_roots_threat_space_pass_limits_its_moves() {
         let plain = prove::<Raw>(&pos, a, &without, &never);
         let zoned = prove::<Raw>(&pos, a, &with, &never);
         let full = prove::<Raw>(&pos, a, &full_width, &never);
+        let proof_numbers = prove::<Raw>(&pos, a, &proof_number, &never);
         assert!(
             !proven(&full.verdict) || proven(&zoned.verdict),
             "{pos:?}: full width proves black's win, the zone search does not"
         );
+        assert_eq!(
+            proven(&zoned.verdict),
+            proven(&proof_numbers.verdict),
+            "{pos:?}: depth-first and proof numbers disagree"
+        );
+        if let Verdict::Proven(ThreatProof::Defence {
+            pass: Some(pass), ..
+        }) = &proof_numbers.verdict
+        {
+            proof_number_passes += usize::from(!matches!(**pass, ThreatProof::Leaf { .. }));
+        }
         assert!(
             !proven(&plain.verdict) || proven(&zoned.verdict),
             "{pos:?}: proven without quiet moves, not with them"
@@ -689,7 +725,7 @@ fn a_defender_roots_threat_space_pass_limits_its_moves() {
         full_proofs += usize::from(proven(&full.verdict));
         zone_nodes += zoned.nodes;
         full_nodes += full.nodes;
-        for answer in [&zoned, &full] {
+        for answer in [&zoned, &full, &proof_numbers] {
             let Verdict::Proven(proof) = &answer.verdict else {
                 continue;
             };
@@ -710,12 +746,16 @@ fn a_defender_roots_threat_space_pass_limits_its_moves() {
     }
     eprintln!(
         "{positions} positions: proven without quiet moves {proven_without}, with {proven_with} \
-         ({threat_passes} by a threat-space pass), full width {full_proofs}; \
-         nodes: zone {zone_nodes}, full width {full_nodes}"
+         ({threat_passes} by a threat-space pass; {proof_number_passes} by proof numbers), \
+         full width {full_proofs}; nodes: zone {zone_nodes}, full width {full_nodes}"
     );
     assert!(
         threat_passes >= 2 && proven_with > proven_without,
         "threat-space passes proved too little"
+    );
+    assert!(
+        proof_number_passes >= 2,
+        "{proof_number_passes} threat-space passes in the proof-number search's proofs"
     );
 }
 

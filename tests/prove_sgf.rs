@@ -290,12 +290,19 @@ fn every_line_of_a_defender_roots_threat_space_pass_is_legal_and_ends_unstoppabl
         "--leaf-depth",
         "8",
     ];
-    let seen = proof_lines(
-        "E6 C9 D4 B5 G4 D2 F7 C1 D6",
-        "connect(9,9,5,1,1)",
-        "black",
-        &quiet,
-    );
-    assert!(seen.lines > 20 && seen.passes > 1, "{seen:?}");
-    assert_eq!(seen.rows + seen.unstoppable, seen.lines, "{seen:?}");
+    let by_proof_numbers = [&quiet[..], &["--search", "proof-number"]].concat();
+    for args in [&quiet[..], &by_proof_numbers] {
+        let seen = proof_lines(
+            "E6 C9 D4 B5 G4 D2 F7 C1 D6",
+            "connect(9,9,5,1,1)",
+            "black",
+            args,
+        );
+        assert!(seen.lines > 20 && seen.passes > 1, "{args:?}: {seen:?}");
+        assert_eq!(
+            seen.rows + seen.unstoppable,
+            seen.lines,
+            "{args:?}: {seen:?}"
+        );
+    }
 }

@@ -1,7 +1,8 @@
 //! Depth-first proof-number search (df-pn, Nagai 2002) over the nodes of the threat-space
-//! search ([`super::lambda`]: the same threat moves, the same defences inside the same zones,
-//! the same leaf searches, the same threat budget), so that both prove the same positions
-//! within the same limits; df-pn goes first where the proof looks cheapest (fewest unproven
+//! search ([`super::lambda`]: the same threat moves and quiet moves, the same defences inside
+//! the same zones, the same leaf searches, the same threat budget), so that both prove the
+//! same positions within the same limits (a quiet move's win were the defender to pass is
+//! searched depth-first, as there); df-pn goes first where the proof looks cheapest (fewest unproven
 //! leaves) instead of in the order the moves were generated.
 //!
 //! Every node keeps its proof and disproof numbers in a table keyed by its stones (exact, not
@@ -30,6 +31,10 @@ enum Kind {
     /// The defender of two stones a move, its first stone placed; the attacker nodes after
     /// its second spend one threat fewer than it holds.
     Half,
+    /// The defender after the attacker's quiet move (games of one stone a move): its moves
+    /// lie in the zone of the attacker's threat-space win were it to pass, searched
+    /// depth-first one level down; the attacker nodes after them spend one threat fewer.
+    AfterQuiet,
 }
 
 type Key = (Box<[u16]>, u32, Kind);
@@ -62,6 +67,12 @@ struct Node {
     /// A defender node after a threat: the threat's pass win is searched when the node is
     /// first expanded (none: it was no threat, and the node is disproven).
     after_threat: bool,
+    /// After a quiet move, or at a root without a leaf win were D to pass (in the quiet
+    /// phase): the attacker's threat-space win were D to pass.
+    quiet_pass: Option<ThreatProof>,
+    /// An attacker node whose quiet moves join its children once its threat moves are all
+    /// disproven (threats first, as in the depth-first search).
+    quiets_pending: bool,
 }
 
 impl Node {
@@ -75,6 +86,8 @@ impl Node {
             kept: false,
             pass,
             stones,
+            quiet_pass: None,
+            quiets_pending: false,
         }
     }
 }
@@ -190,9 +203,20 @@ impl Dfpn {
         }
         if self.nodes.get(key).is_none_or(|n| n.children.is_none()) {
             self.expand(p, b, key);
+            if p.stopped {
+                return;
+            }
         }
         loop {
             let (pn, dn, best) = self.numbers(key);
+            if dn == 0 && self.nodes[key].quiets_pending {
+                // The threats are all disproven: the quiet moves now.
+                let mut node = self.nodes.remove(key).expect("expanded");
+                let quiets = self.quiet_children(p, b, key.1, &mut node);
+                node.children.as_mut().expect("expanded").extend(quiets);
+                self.nodes.insert(key.clone(), node);
+                continue;
+            }
             let node = self.nodes.get_mut(key).expect("expanded");
             node.pn = pn;
             node.dn = dn;
@@ -210,7 +234,7 @@ impl Dfpn {
                     th_pn.min(second.saturating_add(1)),
                     (th_dn - dn).saturating_add(child_dn).min(INF),
                 ),
-                Kind::Defender | Kind::Half => (
+                Kind::Defender | Kind::Half | Kind::AfterQuiet => (
                     (th_pn - pn).saturating_add(child_pn).min(INF),
                     th_dn.min(second.saturating_add(1)),
                 ),
@@ -224,7 +248,10 @@ impl Dfpn {
             if p.stopped {
                 let (pn, dn, _) = self.numbers(key);
                 let node = self.nodes.get_mut(key).expect("expanded");
-                (node.pn, node.dn) = (pn, dn);
+                // Threats all disproven with quiet moves still to try: not disproven.
+                if dn > 0 || !node.quiets_pending {
+                    (node.pn, node.dn) = (pn, dn);
+                }
                 return;
             }
         }
@@ -248,7 +275,7 @@ impl Dfpn {
             let (cpn, cdn) = value(k);
             let (choose, add) = match key.2 {
                 Kind::Attacker => (cpn, cdn),
-                Kind::Defender | Kind::Half => (cdn, cpn),
+                Kind::Defender | Kind::Half | Kind::AfterQuiet => (cdn, cpn),
             };
             min = min.min(choose);
             sum = sum.saturating_add(add).min(INF);
@@ -261,47 +288,22 @@ impl Dfpn {
         }
         let (pn, dn) = match key.2 {
             Kind::Attacker => (min, sum),
-            Kind::Defender | Kind::Half => (sum, min),
+            Kind::Defender | Kind::Half | Kind::AfterQuiet => (sum, min),
         };
         (pn, dn, Some((best, best_numbers.0, best_numbers.1, second)))
     }
 
     /// Generate a node's children (or settle it: a leaf win, no threat budget, a defence that
-    /// completes a row, nothing to answer).
+    /// completes a row, nothing to answer). A search the stop signal cut short leaves the node
+    /// as it was, unexpanded: its "no win" is no answer ([`Prover::leaf`]).
     fn expand<M: Model>(&mut self, p: &mut Prover<'_, M>, b: &mut Board, key: &Key) {
-        let t = key.1;
         let mut node = self
             .nodes
             .remove(key)
             .unwrap_or_else(|| Node::new(None, b.game().p(), false));
-        let mut children = Vec::new();
-        match key.2 {
-            Kind::Attacker => {
-                if let Some(known) = p.stored_within(b, t) {
-                    (node.pn, node.dn) = if known.is_some() { (0, INF) } else { (INF, 0) };
-                    (node.known, node.kept) = (known, true);
-                } else if let Some(leaf) = p.leaf(b) {
-                    (node.pn, node.dn) = (0, INF);
-                    node.known = Some(ThreatProof::Leaf { leaf });
-                } else if t == 0 {
-                    (node.pn, node.dn) = (INF, 0);
-                } else {
-                    // Whether each is a threat is asked when it is first chosen.
-                    let stones = b.game().p();
-                    for threat in p.threat_moves(b, p.limits.width) {
-                        threat.iter().for_each(|&x| b.set(x, Some(p.a)));
-                        let k = (stones_key(b), t, Kind::Defender);
-                        threat.iter().for_each(|&x| b.set(x, None));
-                        self.nodes
-                            .entry(k.clone())
-                            .or_insert_with(|| Node::new(None, stones, true));
-                        children.push((threat, k));
-                    }
-                    if children.is_empty() {
-                        (node.pn, node.dn) = (INF, 0);
-                    }
-                }
-            }
+        let before = (node.pn, node.dn);
+        let children = match key.2 {
+            Kind::Attacker => self.attacker_children(p, b, key.1, &mut node),
             Kind::Defender => {
                 if node.after_threat && node.pass.is_none() {
                     node.pass = p.leaf(b);
@@ -309,14 +311,22 @@ impl Dfpn {
                 if node.after_threat && node.pass.is_none() {
                     // No win were D to pass: the move was no threat.
                     (node.pn, node.dn) = (INF, 0);
+                    Vec::new()
                 } else {
-                    let zone = p.zone_of(b, node.pass.as_ref());
+                    let mut zone = p.zone_of(b, node.pass.as_ref());
+                    if node.pass.is_none() && p.quiet_phase {
+                        // A root without a leaf win were D to pass: its threat-space win, as
+                        // the depth-first search's defender root has it.
+                        if let Some((pass, pass_zone)) = p.quiet_pass(b, key.1 - 1) {
+                            (node.quiet_pass, zone) = (Some(pass), pass_zone);
+                        }
+                    }
                     let next = if node.stones == 1 {
-                        (t - 1, Kind::Attacker)
+                        (key.1 - 1, Kind::Attacker)
                     } else {
-                        (t, Kind::Half)
+                        (key.1, Kind::Half)
                     };
-                    settle(&mut node, stones_in(p, b, zone, next), &mut children);
+                    settle(&mut node, stones_in(p, b, zone, next))
                 }
             }
             Kind::Half => {
@@ -324,12 +334,148 @@ impl Dfpn {
                 // outside its zone leave it standing.
                 node.pass = p.leaf(b);
                 let zone = p.zone_of(b, node.pass.as_ref());
-                let moves = stones_in(p, b, zone, (t - 1, Kind::Attacker));
-                settle(&mut node, moves, &mut children);
+                settle(
+                    &mut node,
+                    stones_in(p, b, zone, (key.1 - 1, Kind::Attacker)),
+                )
+            }
+            Kind::AfterQuiet => self.after_quiet_children(p, b, key, &mut node),
+        };
+        if p.stopped {
+            (node.pn, node.dn) = before;
+        } else {
+            node.children = Some(children);
+        }
+        self.nodes.insert(key.clone(), node);
+    }
+
+    /// An attacker node's children with `t` threats to spend on `b`: its threat moves, then
+    /// (in the quiet phase, with two threats or more) its quiet moves; none when its leaf
+    /// search wins, the store knows it, or it has nothing to try (then `node` is settled).
+    fn attacker_children<M: Model>(
+        &mut self,
+        p: &mut Prover<'_, M>,
+        b: &mut Board,
+        t: u32,
+        node: &mut Node,
+    ) -> Vec<(Vec<Point>, Key)> {
+        let mut children = Vec::new();
+        if let Some(known) = p.stored_within(b, t) {
+            (node.pn, node.dn) = if known.is_some() { (0, INF) } else { (INF, 0) };
+            (node.known, node.kept) = (known, true);
+        } else if let Some(leaf) = p.leaf(b) {
+            (node.pn, node.dn) = (0, INF);
+            node.known = Some(ThreatProof::Leaf { leaf });
+        } else if t == 0 {
+            (node.pn, node.dn) = (INF, 0);
+        } else {
+            // Whether each is a threat is asked when it is first chosen.
+            children = self.children_of(p, b, t, p.threat_moves(b, p.limits.width), Kind::Defender);
+            node.quiets_pending = p.quiet_phase && p.level < p.limits.quiet_depth && t >= 2;
+            if children.is_empty() && node.quiets_pending {
+                children = self.quiet_children(p, b, t, node);
+            }
+            if children.is_empty() {
+                (node.pn, node.dn) = (INF, 0);
             }
         }
-        node.children = Some(children);
-        self.nodes.insert(key.clone(), node);
+        children
+    }
+
+    /// An attacker node's quiet moves on `b` (`t` threats), its quiets no longer pending.
+    fn quiet_children<M: Model>(
+        &mut self,
+        p: &mut Prover<'_, M>,
+        b: &mut Board,
+        t: u32,
+        node: &mut Node,
+    ) -> Vec<(Vec<Point>, Key)> {
+        node.quiets_pending = false;
+        let quiets = p.threat_moves(b, p.limits.quiet);
+        self.children_of(p, b, t, quiets, Kind::AfterQuiet)
+    }
+
+    /// The children after each of A's `moves` on `b` (`t` threats), of `kind`, in the table.
+    fn children_of<M: Model>(
+        &mut self,
+        p: &Prover<'_, M>,
+        b: &mut Board,
+        t: u32,
+        moves: Vec<Vec<Point>>,
+        kind: Kind,
+    ) -> Vec<(Vec<Point>, Key)> {
+        let stones = b.game().p();
+        let after_threat = kind == Kind::Defender;
+        let mut children = Vec::new();
+        for m in moves {
+            m.iter().for_each(|&x| b.set(x, Some(p.a)));
+            let k = (stones_key(b), t, kind);
+            m.iter().for_each(|&x| b.set(x, None));
+            if !self.nodes.contains_key(&k) {
+                let node = self.carried_over(&k, stones, after_threat);
+                self.nodes.insert(k.clone(), node);
+            }
+            children.push((m, k));
+        }
+        children
+    }
+
+    /// A new node for `key`, with what its node of one threat fewer found that does not
+    /// depend on the budget: a threat's leaf win were D to pass (or that there is none: no
+    /// threat), a quiet move's threat-space win were D to pass.
+    fn carried_over(&self, key: &Key, stones: usize, after_threat: bool) -> Node {
+        let mut node = Node::new(None, stones, after_threat);
+        let smaller = (key.1 > 0)
+            .then(|| self.nodes.get(&(key.0.clone(), key.1 - 1, key.2)))
+            .flatten()
+            .filter(|n| n.children.is_some());
+        match (smaller, key.2) {
+            (Some(n), Kind::Defender) if n.pass.is_none() => {
+                // No threat.
+                (node.pn, node.dn, node.children) = (INF, 0, Some(Vec::new()));
+            }
+            (Some(n), Kind::Defender) => node.pass = n.pass.clone(),
+            (Some(n), Kind::AfterQuiet) => node.quiet_pass = n.quiet_pass.clone(),
+            _ => {}
+        }
+        node
+    }
+
+    /// The defender's moves after A's quiet move (node `key` on `b`): those inside the zone of
+    /// A's threat-space win were D to pass, with one threat fewer; none, and `node` disproven,
+    /// when the move makes a threat (its threat node proves it) or wins nothing were D to pass.
+    fn after_quiet_children<M: Model>(
+        &mut self,
+        p: &mut Prover<'_, M>,
+        b: &mut Board,
+        key: &Key,
+        node: &mut Node,
+    ) -> Vec<(Vec<Point>, Key)> {
+        let t = key.1;
+        if let Some(pass) = node.quiet_pass.clone() {
+            // Found at a smaller budget (a proof is a proof).
+            let zone = p.quiet_zone(b, &pass);
+            return settle(node, stones_in(p, b, zone, (t - 1, Kind::Attacker)));
+        }
+        let as_threat = self
+            .nodes
+            .get(&(key.0.clone(), t, Kind::Defender))
+            .filter(|n| n.children.is_some())
+            .map(|n| n.pass.is_some());
+        let threat = as_threat.unwrap_or_else(|| p.leaf(b).is_some());
+        match (!threat && !p.stopped)
+            .then(|| p.quiet_pass(b, t - 1))
+            .flatten()
+        {
+            Some((pass, zone)) => {
+                node.quiet_pass = Some(pass);
+                settle(node, stones_in(p, b, zone, (t - 1, Kind::Attacker)))
+            }
+            None => {
+                (node.pn, node.dn) = (INF, 0);
+                Vec::new()
+            }
+        }
     }
 
     /// The proof below the proven node `key` on `b`.
@@ -341,24 +487,35 @@ impl Dfpn {
                 if let Some(proof) = &node.known {
                     return proof.clone();
                 }
-                let (threat, child) = children
+                let (m, child) = children
                     .iter()
                     .find(|(_, k)| self.nodes.get(k).is_some_and(|n| n.pn == 0))
                     .expect("a proven attacker node has a proven child");
-                threat.iter().for_each(|&x| b.set(x, Some(self.a)));
+                m.iter().for_each(|&x| b.set(x, Some(self.a)));
                 let replies = self.replies(b, child);
-                threat.iter().for_each(|&x| b.set(x, None));
-                ThreatProof::Threat {
-                    threat: threat.clone(),
-                    pass: self.nodes[child].pass.clone().expect("a threat's pass win"),
-                    replies,
+                m.iter().for_each(|&x| b.set(x, None));
+                let after = &self.nodes[child];
+                match child.2 {
+                    Kind::AfterQuiet => ThreatProof::Quiet {
+                        quiet: m.clone(),
+                        pass: Box::new(after.quiet_pass.clone().expect("a quiet move's pass win")),
+                        replies,
+                    },
+                    _ => ThreatProof::Threat {
+                        threat: m.clone(),
+                        pass: after.pass.clone().expect("a threat's pass win"),
+                        replies,
+                    },
                 }
             }
-            Kind::Defender | Kind::Half => ThreatProof::Defence {
-                pass: node
-                    .pass
-                    .clone()
-                    .map(|leaf| Box::new(ThreatProof::Leaf { leaf })),
+            Kind::Defender | Kind::Half | Kind::AfterQuiet => ThreatProof::Defence {
+                pass: match &node.quiet_pass {
+                    Some(pass) => Some(Box::new(pass.clone())),
+                    None => node
+                        .pass
+                        .clone()
+                        .map(|leaf| Box::new(ThreatProof::Leaf { leaf })),
+                },
                 replies: self.replies(b, key),
             },
         }
@@ -429,14 +586,50 @@ fn stones_in<M: Model>(
 }
 
 /// A defender node's children `moves`: none to answer proves it, a row of D disproves it.
-fn settle(
-    node: &mut Node,
-    moves: Option<Vec<(Vec<Point>, Key)>>,
-    children: &mut Vec<(Vec<Point>, Key)>,
-) {
+fn settle(node: &mut Node, moves: Option<Vec<(Vec<Point>, Key)>>) -> Vec<(Vec<Point>, Key)> {
     match moves {
         Some(list) if list.is_empty() => (node.pn, node.dn) = (0, INF),
-        Some(list) => *children = list,
+        Some(list) => return list,
         None => (node.pn, node.dn) = (INF, 0),
+    }
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{deep_limits, deep_vcf};
+    use super::*;
+    use crate::{Color, Raw};
+    use std::sync::atomic::AtomicBool;
+    use std::time::Instant;
+
+    /// A node whose leaf search the stop signal cut short stays unexpanded: neither the
+    /// threat's node (its pass win not found) nor an attacker node without threats to spend
+    /// is disproven by a search that did not finish (the store would keep the failure).
+    #[test]
+    fn a_leaf_search_cut_short_settles_nothing() {
+        let pos = deep_vcf();
+        let limits = deep_limits();
+        let stop = AtomicBool::new(true);
+        let mut p = Prover::<Raw>::new(&limits, Color::Black, &stop, Instant::now());
+        let mut b = pos.board().clone();
+        let mut dfpn = Dfpn::new(Color::Black);
+        for key in [
+            (stones_key(&b), 2, Kind::Defender),
+            (stones_key(&b), 0, Kind::Attacker),
+        ] {
+            dfpn.nodes.insert(key.clone(), Node::new(None, 1, true));
+            p.stopped = false;
+            dfpn.expand(&mut p, &mut b, &key);
+            assert!(p.stopped, "{:?}: the leaf search was not cut short", key.2);
+            let node = &dfpn.nodes[&key];
+            assert!(node.children.is_none(), "{:?}: expanded", key.2);
+            assert_eq!((node.pn, node.dn), (1, 1), "{:?}: settled", key.2);
+        }
+        let never = AtomicBool::new(false);
+        let mut p = Prover::<Raw>::new(&limits, Color::Black, &never, Instant::now());
+        let key = (stones_key(&b), 0, Kind::Attacker);
+        dfpn.expand(&mut p, &mut b, &key);
+        assert_eq!(dfpn.nodes[&key].pn, 0, "no win to have been cut short");
     }
 }

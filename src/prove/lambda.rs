@@ -49,7 +49,7 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
         // asked for, join from the first budget where they can act (a second pass with a
         // table of its own: "not proven" means more there); threats are still tried first
         // at every node.
-        let quiet = limits.quiet > 0 && pos.game().p() == 1 && limits.search == Search::DepthFirst;
+        let quiet = limits.quiet > 0 && pos.game().p() == 1;
         let last_threats_only = if quiet { first } else { limits.threats };
         let budgets = (first..=last_threats_only.min(limits.threats))
             .map(|t| (false, t))
@@ -424,19 +424,9 @@ impl<M: Model> Prover<'_, M> {
             return None;
         }
         let start = self.answer.nodes;
-        self.level += 1;
-        let pass = self.attacker(b, t - 1);
-        self.level -= 1;
-        let answered = match pass {
-            Some(pass) => {
-                let zone = match self.limits.zone {
-                    true => threat_zone(b, self.a, &pass),
-                    false => empty_points(b),
-                };
-                self.moves_of(b, zone, 1, t).map(|replies| (pass, replies))
-            }
-            None => None,
-        };
+        let answered = self
+            .quiet_pass(b, t - 1)
+            .and_then(|(pass, zone)| self.moves_of(b, zone, 1, t).map(|r| (pass, r)));
         if answered.is_none() && !self.stopped {
             self.learn(b, None, t, self.answer.nodes - start);
         }
@@ -657,30 +647,45 @@ impl<M: Model> Prover<'_, M> {
         stones: usize,
         t: u32,
     ) -> Option<ThreatProof> {
-        let pass = match pass {
-            Some(leaf) => Some(ThreatProof::Leaf { leaf: leaf.clone() }),
-            None if self.quiet_phase => {
-                self.level += 1;
-                let found = self.attacker(b, t);
-                self.level -= 1;
-                found
-            }
-            None => None,
+        let (pass, zone) = match pass {
+            Some(leaf) => (
+                Some(ThreatProof::Leaf { leaf: leaf.clone() }),
+                self.zone_of(b, Some(leaf)),
+            ),
+            None => match self.quiet_phase.then(|| self.quiet_pass(b, t)).flatten() {
+                Some((pass, zone)) => (Some(pass), zone),
+                None => (None, empty_points(b)),
+            },
         };
         if self.stopped {
             return None;
         }
-        let zone = match (&pass, self.limits.zone) {
-            (Some(ThreatProof::Leaf { leaf }), _) => self.zone_of(b, Some(leaf)),
-            (Some(pass), true) => threat_zone(b, self.a, pass),
-            _ => empty_points(b),
-        };
         let firsts = self.first_stones(b, zone);
         let replies = self.defender_root_moves(b, &firsts, stones, t + 1)?;
         Some(ThreatProof::Defence {
             pass: pass.map(Box::new),
             replies,
         })
+    }
+
+    /// A's threat-space win with `t` threats on `b` were D to pass (A's last stone a quiet
+    /// move), searched one level down, and the zone D's moves lie in; `None` when there is none.
+    pub(super) fn quiet_pass(&mut self, b: &mut Board, t: u32) -> Option<(ThreatProof, PointSet)> {
+        self.level += 1;
+        let pass = self.attacker(b, t);
+        self.level -= 1;
+        let pass = pass?;
+        let zone = self.quiet_zone(b, &pass);
+        Some((pass, zone))
+    }
+
+    /// The zone of `pass`, a threat-space win on `b` were D to pass, or every empty point
+    /// where zones are not used.
+    pub(super) fn quiet_zone(&self, b: &Board, pass: &ThreatProof) -> PointSet {
+        match self.limits.zone {
+            true => threat_zone(b, self.a, pass),
+            false => empty_points(b),
+        }
     }
 
     /// The leaf search's proof at the root, at [`Limits::root_depth`], bounded only by the

@@ -119,11 +119,6 @@ impl Limits {
                 "--quiet {}: quiet moves are searched in the games of one stone a move only",
                 self.quiet
             )
-        } else if self.quiet > 0 && self.search == Search::ProofNumber {
-            format!(
-                "--quiet {}: quiet moves are searched depth-first only",
-                self.quiet
-            )
         } else {
             return None;
         })

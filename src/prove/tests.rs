@@ -2,6 +2,7 @@
 
 use super::lambda::Prover;
 use super::limits::Limits;
+use crate::board::Position;
 use crate::notation::{parse_position, Reading};
 use crate::{Color, Game, Raw};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -12,8 +13,9 @@ use std::time::Instant;
 /// though the search found no win. The position: black's VCF of 81 plies in
 /// tests/data/vcf/problems.txt (mintaka-deep-a), which the leaf search needs more than a
 /// publication interval of nodes to find.
-#[test]
-fn a_leaf_search_cut_short_is_not_remembered() {
+/// Black to move in mintaka-deep-a (tests/data/vcf/problems.txt): a VCF of 81 plies, which
+/// the leaf search needs more than a publication interval of nodes to find.
+pub(super) fn deep_vcf() -> Position {
     let text = include_str!("../../tests/data/vcf/problems.txt");
     let block = text
         .split("\n\n")
@@ -24,12 +26,22 @@ fn a_leaf_search_cut_short_is_not_remembered() {
         game: Game::RENJU,
         to_move: Some(Color::Black),
     };
-    let pos = parse_position(&diagram.join("\n"), how).expect("the diagram");
-    let limits = Limits {
+    parse_position(&diagram.join("\n"), how).expect("the diagram")
+}
+
+/// Limits under which the leaf search finds [`deep_vcf`]'s win.
+pub(super) fn deep_limits() -> Limits {
+    Limits {
         leaf_depth: 170,
         leaf_nodes: u64::MAX,
         ..Limits::default()
-    };
+    }
+}
+
+#[test]
+fn a_leaf_search_cut_short_is_not_remembered() {
+    let pos = deep_vcf();
+    let limits = deep_limits();
     let stop = AtomicBool::new(true);
     {
         let never = AtomicBool::new(false);
