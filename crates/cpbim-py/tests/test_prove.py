@@ -24,6 +24,8 @@ def untimed(answer: dict) -> dict:
         ("H8 A1 J8 C1 I7 A3 I9 O15", "gomoku", [], {}),
         ("h8 a1 h9 o1", "gomoku", ["--threats", "2", "--quiet", "4", "--nodes", "2000"],
          {"threats": 2, "quiet": 4, "nodes": 2000}),
+        ("h8 a1 h9 o1", "gomoku", ["--threats", "3", "--quiet", "4", "--search", "proof-number", "--nodes", "5000"],
+         {"threats": 3, "quiet": 4, "search": "proof-number", "nodes": 5000}),
         ("h8 i9 j10", "gomoku", ["--side", "black", "--nodes", "300"], {"side": "black", "nodes": 300}),
         ("J10 K11 L11", "connect6", ["--full-width", "--threats", "1", "--leaf-depth", "8"],
          {"full_width": True, "threats": 1, "leaf_depth": 8}),
