@@ -2,8 +2,8 @@
 //! search ([`super::lambda`]: the same threat moves and quiet moves, the same defences inside
 //! the same zones, the same leaf searches, the same threat budget), so that both prove the
 //! same positions within the same limits (a quiet move's win were the defender to pass is
-//! searched depth-first, as there); df-pn goes first where the proof looks cheapest (fewest unproven
-//! leaves) instead of in the order the moves were generated.
+//! searched depth-first, as there); df-pn goes first where the proof looks cheapest (fewest
+//! unproven leaves) instead of in the order the moves were generated.
 //!
 //! Every node keeps its proof and disproof numbers in a table keyed by its stones (exact, not
 //! a hash), the threats it may still spend and its kind. Placement games have no cycles, so
