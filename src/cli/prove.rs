@@ -49,7 +49,7 @@ pub struct ProveArgs {
     width: usize,
     /// Quiet moves tried at each attacker node once its threats fail (0: none): moves after
     /// which, were the defender to pass, the attacker would win by threats (a quiet move spends
-    /// one threat; the games of five only, depth-first search only).
+    /// one threat; the games of one stone a move only; either search).
     #[arg(long, default_value_t = 0, value_name = "N")]
     quiet: usize,
     /// How deep quiet moves nest: 1, a quiet move's pass win uses threats only; 2, it may use
