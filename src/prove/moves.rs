@@ -14,7 +14,7 @@ impl<M: Model> Prover<'_, M> {
     pub(super) fn threat_moves(&self, b: &Board, width: usize) -> Vec<Vec<Point>> {
         let game = *b.game();
         let p = game.p();
-        let mut score = vec![0u64; MAX_POINTS];
+        let mut score = [0u64; MAX_POINTS];
         let mut open = Vec::new();
         let any = |stones: [usize; 2]| stones != [0, 0];
         for_each_window(b, any, |cells, stones| {
@@ -35,28 +35,32 @@ impl<M: Model> Prover<'_, M> {
         let mut points: Vec<Point> = game
             .points()
             .filter(|&x| score[x.index()] > 0 && b.is_empty(x))
-            .filter(|&x| !(renju::applies(&game, self.a) && renju::is_forbidden(b, x)))
             .collect();
         points.sort_by_key(|x| std::cmp::Reverse(score[x.index()]));
         let blocks_all = |m: &[Point]| open.iter().all(|w| w.iter().any(|x| m.contains(x)));
-        let mut moves: Vec<(u64, Vec<Point>)> = if p == 1 {
-            points
-                .iter()
-                .map(|&x| (score[x.index()], vec![x]))
-                .collect()
+        // Forbidden points only bind black in Renju, a game of one stone a move.
+        let forbidden = renju::applies(&game, self.a);
+        let legal = |m: &[Point]| !forbidden || !m.iter().any(|&x| renju::is_forbidden(b, x));
+        // The candidates stay arrays, and are checked, only until `width` of them are taken.
+        let moves: Vec<(u64, [Point; 2])> = if p == 1 {
+            points.iter().map(|&x| (score[x.index()], [x, x])).collect()
         } else {
             let top = &points[..points.len().min(width.max(12))];
             let mut pairs = Vec::new();
             for (i, &x) in top.iter().enumerate() {
                 for &y in &top[i + 1..] {
-                    pairs.push((score[x.index()] + score[y.index()], vec![x, y]));
+                    pairs.push((score[x.index()] + score[y.index()], [x, y]));
                 }
             }
             pairs.sort_by_key(|(s, _)| std::cmp::Reverse(*s));
             pairs
         };
-        moves.retain(|(_, m)| blocks_all(m));
-        moves.truncate(width);
-        moves.into_iter().map(|(_, m)| m).collect()
+        moves
+            .iter()
+            .map(|(_, m)| &m[..p])
+            .filter(|m| blocks_all(m) && legal(m))
+            .take(width)
+            .map(|m| m.to_vec())
+            .collect()
     }
 }
