@@ -8,11 +8,6 @@ use crate::{Color, Game, Raw};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// A leaf search cut short by the stop signal (as a worker's is when a sibling job decides the
-/// root) leaves nothing in the table: the position is unknown afterwards, not "no threat",
-/// though the search found no win. The position: black's VCF of 81 plies in
-/// tests/data/vcf/problems.txt (mintaka-deep-a), which the leaf search needs more than a
-/// publication interval of nodes to find.
 /// Black to move in mintaka-deep-a (tests/data/vcf/problems.txt): a VCF of 81 plies, which
 /// the leaf search needs more than a publication interval of nodes to find.
 pub(super) fn deep_vcf() -> Position {
@@ -38,6 +33,9 @@ pub(super) fn deep_limits() -> Limits {
     }
 }
 
+/// A leaf search cut short by the stop signal (as a worker's is when a sibling job decides the
+/// root) leaves nothing in the table: the position is unknown afterwards, not "no threat",
+/// though the search found no win. The position: [`deep_vcf`].
 #[test]
 fn a_leaf_search_cut_short_is_not_remembered() {
     let pos = deep_vcf();
