@@ -792,32 +792,57 @@ fn renju_quiet_move_proofs_hold() {
     let never = AtomicBool::new(false);
     let game: Game = "renju".parse().unwrap();
     let rules = Rules::of(&game);
-    for (stones, a, threats) in [
-        ("a1 h8 o1 h9 a15", Color::White, 5),
-        ("h8 a1 i10 o1 k9 a15", Color::Black, 4),
+    // Black's quiet moves by proof numbers too, narrower (white's proof by proof numbers has
+    // no quiet move).
+    for (stones, a, threats, (width, quiet), search) in [
+        (
+            "a1 h8 o1 h9 a15",
+            Color::White,
+            5,
+            (12, 6),
+            Search::DepthFirst,
+        ),
+        (
+            "h8 a1 i10 o1 k9 a15",
+            Color::Black,
+            4,
+            (12, 6),
+            Search::DepthFirst,
+        ),
+        (
+            "h8 a1 i10 o1 k9 a15",
+            Color::Black,
+            4,
+            (8, 4),
+            Search::ProofNumber,
+        ),
     ] {
         let pos = cpbim::parse_position(stones, game).unwrap();
         let limits = Limits {
             threats,
-            width: 12,
-            quiet: 6,
+            width,
+            quiet,
+            search,
             ..Limits::default()
         };
         let start = std::time::Instant::now();
         let answer = prove::<Raw>(&pos, a, &limits, &never);
         let Verdict::Proven(proof) = &answer.verdict else {
-            panic!("{stones}: {a:?}'s win not proven");
+            panic!("{stones} ({search:?}): {a:?}'s win not proven");
         };
-        assert!(has_quiet(proof), "{stones}: no quiet move in the proof");
+        assert!(
+            has_quiet(proof),
+            "{stones} ({search:?}): no quiet move in the proof"
+        );
         let json = serde_json::to_value(proof).unwrap();
         let board = Plain::from_position(rules, &pos);
         let proved = start.elapsed();
         match check_threat_proof(&board, colour(a), &json) {
             Ok(n) => assert_eq!(n, proof.threats()),
-            Err(e) => panic!("{stones} ({a:?}): the proof does not hold: {e}"),
+            Err(e) => panic!("{stones} ({a:?}, {search:?}): the proof does not hold: {e}"),
         }
         eprintln!(
-            "{stones}: proven in {proved:?}, checked in {:?}",
+            "{stones} ({search:?}): proven in {proved:?}, checked in {:?}",
             start.elapsed() - proved
         );
     }
