@@ -47,9 +47,10 @@ pub struct ProveArgs {
     /// Threat moves tried at each attacker node, the most promising first.
     #[arg(long, default_value_t = 24, value_name = "N")]
     width: usize,
-    /// Quiet moves tried at each attacker node once its threats fail (0: none): moves after
-    /// which, were the defender to pass, the attacker would win by threats (a quiet move spends
-    /// one threat; the games of one stone a move only; either search).
+    /// Quiet moves at each attacker node once its threats fail (0: none): those of its N best
+    /// candidates that are no threats, tried as moves after which, were the defender to pass,
+    /// the attacker would win by threats (a quiet move spends one threat; the games of one
+    /// stone a move only; either search).
     #[arg(long, default_value_t = 0, value_name = "N")]
     quiet: usize,
     /// How deep quiet moves nest: 1, a quiet move's pass win uses threats only; 2, it may use

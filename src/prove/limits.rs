@@ -24,9 +24,10 @@ pub struct Limits {
     pub leaf_nodes: u64,
     /// Threat moves tried at one attacker node, the most promising first.
     pub width: usize,
-    /// Quiet moves tried at one attacker node once its threat moves fail, the most promising
-    /// first (0: none): moves that win by threats, not by the leaf search, were the defender
-    /// to pass (λ-search's third order). Games of one stone a move, depth-first search only.
+    /// Candidates whose quiet moves are tried at one attacker node once its threat moves
+    /// fail, the most promising first (0: none): those of the first `quiet` candidates that
+    /// are no threats, tried as moves that win by threats, not by the leaf search, were the
+    /// defender to pass (λ-search's third order). Games of one stone a move, either search.
     pub quiet: usize,
     /// How deep quiet moves nest: 1, quiet moves whose pass proofs use threats only; 2, pass
     /// proofs with quiet moves of their own (whose pass proofs use threats only); and so on.
