@@ -11,7 +11,8 @@
 
 use super::limits::{Answer, Limits, Search, Verdict, PUBLISH_EVERY};
 use super::lock;
-use crate::board::{Board, Position, PACKED_WORDS};
+use super::table::{BoardKey, Known, Table, GENERATION};
+use crate::board::{Board, Position};
 use crate::geom::{Color, Point, PointSet};
 use crate::model::Model;
 use crate::prove::tree::{Reply, ThreatProof};
@@ -19,8 +20,6 @@ use crate::prove::zone::{empty_points, threat_zone, zone};
 use crate::renju;
 use crate::search::proof::ProofNode;
 use crate::search::{Config, Solver};
-use fxhash::FxHashMap;
-use std::hash::Hasher;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -122,7 +121,7 @@ impl<'s, M: Model> Prover<'s, M> {
             stopped: false,
             table: Arc::new(Mutex::new(
                 (0..limits.quiet_depth + 2)
-                    .map(|_| FxHashMap::default())
+                    .map(|_| Table::new(GENERATION))
                     .collect(),
             )),
             level: 0,
@@ -188,50 +187,11 @@ impl<M: Model> Prover<'_, M> {
     }
 }
 
-/// What the search knows of an attacker node, or of the defender's after a move of A.
-enum Known {
-    /// Proven.
-    Proven(ThreatProof),
-    /// Not proven with this many threats or fewer.
-    Failed(u32),
-    /// After a move of A: no leaf win were D to pass, so the move was no threat (a quiet
-    /// move may still win from here).
-    NoThreat,
-}
-
 /// Positions known: one table for the search by threats, one for the search with quiet moves
 /// (where "not proven" means more), and one for each level below a quiet move's pass (where A
 /// has moved once more than D per level, so that a board can look like one of another level
 /// with the other side to move, and fewer kinds of move are searched).
-type Tables = Vec<FxHashMap<BoardKey, Known>>;
-
-/// A table's key: the whole board (of the search's game), packed two bits a point, and its
-/// hash computed once. A growing table moves every entry and asks for each key's hash again;
-/// hashing the boards afresh there, and moving them whole, was a sixth of a Gomoku proof
-/// search's time.
-#[derive(PartialEq, Eq)]
-struct BoardKey {
-    hash: u64,
-    cells: [u64; PACKED_WORDS],
-}
-
-impl BoardKey {
-    fn of(board: &Board) -> BoardKey {
-        let cells = board.packed();
-        let mut hasher = fxhash::FxHasher::default();
-        cells.iter().for_each(|&w| hasher.write_u64(w));
-        BoardKey {
-            hash: hasher.finish(),
-            cells,
-        }
-    }
-}
-
-impl std::hash::Hash for BoardKey {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
-    }
-}
+type Tables = Vec<Table>;
 
 /// Refuting defender stones (and winning attacker moves) remembered for move ordering.
 const KILLERS: usize = 8;
@@ -248,9 +208,6 @@ fn remember_recent<T: PartialEq>(recent: &mut Vec<T>, x: T) {
     recent.insert(0, x);
     recent.truncate(KILLERS);
 }
-
-/// Attacker nodes remembered at most; the table is cleared when it holds more.
-const TABLE_ENTRIES: usize = 1 << 18;
 
 pub(super) struct Prover<'s, M: Model> {
     solver: Solver<M>,
@@ -321,9 +278,8 @@ impl<M: Model> Prover<'_, M> {
     /// within `t` threats: a proof (whatever its threats: a proof is a proof), `Some(None)`
     /// when not proven within `t` or more, `None` when unknown.
     pub(super) fn recall(&mut self, b: &Board, t: u32) -> Option<Option<ThreatProof>> {
-        let key = BoardKey::of(b);
-        let known = match lock(&self.table)[self.table_index()].get(&key) {
-            Some(Known::Proven(proof)) => Some(Some(proof.clone())),
+        let known = match lock(&self.table)[self.table_index()].get(BoardKey::of(b)) {
+            Some(Known::Proven(proof)) => Some(Some(ThreatProof::clone(proof))),
             Some(Known::Failed(n)) if *n >= t => Some(None),
             Some(Known::NoThreat) => Some(None),
             _ => None,
@@ -336,7 +292,7 @@ impl<M: Model> Prover<'_, M> {
     pub(super) fn learn(&mut self, b: &Board, found: Option<&ThreatProof>, t: u32, effort: u64) {
         self.keep(b, found, t, effort);
         let known = match found {
-            Some(proof) => Known::Proven(proof.clone()),
+            Some(proof) => Known::Proven(Box::new(proof.clone())),
             None => Known::Failed(t),
         };
         self.remember(b, known);
@@ -351,13 +307,7 @@ impl<M: Model> Prover<'_, M> {
     }
 
     fn remember(&self, b: &Board, known: Known) {
-        let key = BoardKey::of(b);
-        let mut tables = lock(&self.table);
-        let table = &mut tables[self.table_index()];
-        if table.len() >= TABLE_ENTRIES {
-            table.clear();
-        }
-        table.insert(key, known);
+        lock(&self.table)[self.table_index()].insert(BoardKey::of(b), known);
     }
 
     fn search_attacker(&mut self, b: &mut Board, t: u32, root: bool) -> Option<ThreatProof> {
@@ -410,8 +360,7 @@ impl<M: Model> Prover<'_, M> {
     /// [`Prover::threat`] has tried it).
     fn after_quiet(&mut self, b: &mut Board, t: u32) -> Option<(ThreatProof, Vec<Reply>)> {
         // Known not to win within `t`, or a threat (proven or not as one)?
-        let key = BoardKey::of(b);
-        let (known, no_threat) = match lock(&self.table)[self.table_index()].get(&key) {
+        let (known, no_threat) = match lock(&self.table)[self.table_index()].get(BoardKey::of(b)) {
             Some(Known::Failed(n)) => (*n >= t, false),
             Some(Known::Proven(_)) => (true, false),
             Some(Known::NoThreat) => (false, true),

@@ -12,6 +12,7 @@ mod parallel;
 pub mod report;
 pub mod sgf;
 pub mod store;
+mod table;
 pub mod tree;
 pub mod zone;
 
