@@ -92,10 +92,56 @@ pub fn name_of(game: &Game, stones: &[Point]) -> Option<FiveOpening> {
     None
 }
 
+/// The three stones of the opening `name` (its romaji, any case, or its kanji) in `game`, in
+/// the orientation of the table: black in the centre, white above it (direct) or above and to
+/// the right (indirect). `None` when `name` is none of the 26 or `game` has no such openings
+/// (the games [`name_of`] names).
+pub fn stones_of(game: &Game, name: &str) -> Option<[Point; 3]> {
+    if game.p() != 1 || game.q() != 1 || game.m() != game.n() {
+        return None;
+    }
+    let name = name.trim();
+    let named = |(_, romaji, kanji): &&((i32, i32), &str, &str)| {
+        romaji.eq_ignore_ascii_case(name) || *kanji == name
+    };
+    let (white, (third, _, _)) = match DIRECT.iter().find(named) {
+        Some(found) => ((0, 1), found),
+        None => ((1, 1), INDIRECT.iter().find(named)?),
+    };
+    let c = game.center();
+    let at = |(dx, dy): (i32, i32)| {
+        let (col, row) = (c.col() as i32 + dx, c.row() as i32 + dy);
+        Point::new(usize::try_from(col).ok()?, usize::try_from(row).ok()?)
+            .filter(|p| game.contains(*p))
+    };
+    Some([c, at(white)?, at(*third)?])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::matches::openings::three_stones;
+
+    #[test]
+    fn every_name_gives_the_stones_it_names() {
+        for (_, romaji, kanji) in DIRECT.iter().chain(&INDIRECT) {
+            for text in [romaji.to_string(), romaji.to_lowercase(), kanji.to_string()] {
+                let stones = stones_of(&Game::RENJU, &text).expect("named");
+                assert_eq!(
+                    name_of(&Game::RENJU, &stones).map(|o| o.name),
+                    Some(*romaji)
+                );
+            }
+        }
+        let kagetsu = stones_of(&Game::GOMOKU, "Kagetsu").unwrap();
+        assert_eq!(kagetsu.map(|p| p.to_string()), ["H8", "H9", "I9"]);
+        assert_eq!(
+            stones_of(&Game::RENJU, "Hogetsu").unwrap()[2].to_string(),
+            "I7"
+        );
+        assert_eq!(stones_of(&Game::RENJU, "Kagetsu-"), None);
+        assert_eq!(stones_of(&Game::CONNECT6, "Kagetsu"), None);
+    }
 
     fn name(game: Game, line: &str) -> Option<&'static str> {
         let stones: Vec<Point> = line

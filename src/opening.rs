@@ -316,9 +316,13 @@ pub fn parse_line_or_name(text: &str, how: crate::Reading) -> Result<crate::Reco
     }
 }
 
-/// A DIF opening name (`X-J8`, Connect6) or a game in any format, a diagram too (what
+/// A DIF opening name (`X-J8`, Connect6), the name of one of the 26 three-stone openings of
+/// the games of five (`Kagetsu`, `花月`), or a game in any format, a diagram too (what
 /// `cpbim analyze` reads).
 pub fn parse_game_or_name(text: &str, how: crate::Reading) -> Result<crate::Record, LineError> {
+    if let Some(stones) = crate::five_openings::stones_of(&how.game, text) {
+        return Ok(crate::Record::from_stones(how.game, &stones)?);
+    }
     match parse_name(text) {
         Ok(o) if how.game.is_connect6() => Ok(crate::Record::from_stones(how.game, &o.stones())?),
         // One token with a dash is meant as a name: say why it is none.

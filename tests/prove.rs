@@ -363,6 +363,26 @@ fn the_cli_refuses_what_it_cannot_prove_and_says_what_it_did_not() {
         Some(1),
         "{json}"
     );
+    // An opening of the games of five by name: the same search as of its three stones.
+    let searched = |position: &str| {
+        let args = [
+            "--game",
+            "gomoku",
+            "--side",
+            "black",
+            "--threats",
+            "1",
+            "--threads",
+            "1",
+        ];
+        let out = run(&[&["prove", position, "--json"][..], &args[..]].concat());
+        let json: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+        let fields = ["result", "to_move", "nodes", "leaf_searches", "refutation"];
+        fields.map(|f| json[f].clone())
+    };
+    assert_eq!(searched("Kagetsu"), searched("H8 H9 I9"));
+    assert_eq!(searched("花月"), searched("H8 H9 I9"));
+    assert_ne!(searched("Kagetsu"), searched("H8 H9 J9"));
     let out = run(&["prove", "j10 k11 k10 l11 l10", "--nodes", "5"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out.stdout.starts_with("stopped"), "{}", out.stdout);
