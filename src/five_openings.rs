@@ -108,13 +108,8 @@ pub fn stones_of(game: &Game, name: &str) -> Option<[Point; 3]> {
         Some(found) => ((0, 1), found),
         None => ((1, 1), INDIRECT.iter().find(named)?),
     };
-    let c = game.center();
-    let at = |(dx, dy): (i32, i32)| {
-        let (col, row) = (c.col() as i32 + dx, c.row() as i32 + dy);
-        Point::new(usize::try_from(col).ok()?, usize::try_from(row).ok()?)
-            .filter(|p| game.contains(*p))
-    };
-    Some([c, at(white)?, at(*third)?])
+    let at = |(dx, dy): (i32, i32)| game.from_center(dx as isize, dy as isize);
+    Some([game.center(), at(white)?, at(*third)?])
 }
 
 #[cfg(test)]
@@ -197,8 +192,7 @@ mod tests {
                             p.col() as i32 - c.col() as i32,
                             p.row() as i32 - c.row() as i32,
                         );
-                        Point::new((c.col() as i32 + x) as usize, (c.row() as i32 + y) as usize)
-                            .unwrap()
+                        Game::RENJU.from_center(x as isize, y as isize).unwrap()
                     })
                     .collect();
                 assert_eq!(name_of(&Game::RENJU, &image), Some(named));

@@ -251,6 +251,14 @@ impl Game {
         Point::new((self.m() - 1) / 2, (self.n() - 1) / 2).expect("on the board")
     }
 
+    /// The point `dx` columns right of the centre and `dy` rows above it, if on the board.
+    pub fn from_center(&self, dx: isize, dy: isize) -> Option<Point> {
+        let c = self.center();
+        let col = c.col().checked_add_signed(dx)?;
+        let row = c.row().checked_add_signed(dy)?;
+        Point::new(col, row).filter(|&p| self.contains(p))
+    }
+
     /// The last column letter (`S` on 19×19).
     pub fn last_letter(&self) -> char {
         LETTERS[self.m() - 1] as char

@@ -45,13 +45,9 @@ pub fn built_in(game: &Game) -> Result<Vec<Opening>, String> {
 /// second stone anywhere in the centre's 5×5 square, one of each pair of mirror images. Named
 /// by their stones (`h8 h9 h10`).
 pub fn three_stones(game: &Game) -> Vec<Opening> {
-    let c = game.center();
     let at = |dx: isize, dy: isize| {
-        Point::new(
-            (c.col() as isize + dx) as usize,
-            (c.row() as isize + dy) as usize,
-        )
-        .expect("within the centre's 5×5 square")
+        game.from_center(dx, dy)
+            .expect("within the centre's 5×5 square")
     };
     let mut out = Vec::new();
     // Direct: white above black, mirror x ↔ −x; indirect: white up right, mirror x ↔ y.
