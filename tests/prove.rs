@@ -975,3 +975,53 @@ fn a_refutation_of_two_stones_holds() {
     eprintln!("{checked} refutations checked, {pairs} of two stones");
     assert!(pairs >= 10, "only {pairs} refutations of two stones");
 }
+
+/// `--threat-step 2` searches the budgets 2, 4, … and `--threats` (the last always): it proves
+/// exactly the positions that every budget proves, within the same `--threats` and no other
+/// limit (a budget proves what the smaller ones do), and its proofs hold.
+#[test]
+fn a_threat_step_proves_what_every_budget_proves() {
+    let never = AtomicBool::new(false);
+    let game: Game = "connect(9,9,5,1,1)".parse().unwrap();
+    let rules = Rules::of(&game);
+    let every = Limits {
+        quiet: 6,
+        ..small_board_limits(4)
+    };
+    let second = Limits {
+        threat_step: 2,
+        ..every.clone()
+    };
+    let proven = |v: &Verdict| matches!(v, Verdict::Proven(_));
+    let (mut positions, mut proofs, mut nodes) = (0, 0, [0u64; 2]);
+    for seed in 0..60 {
+        let Some(pos) = lopsided(game, seed, 6) else {
+            continue;
+        };
+        positions += 1;
+        let a = pos.to_move();
+        let one = prove::<Raw>(&pos, a, &every, &never);
+        let two = prove::<Raw>(&pos, a, &second, &never);
+        assert_eq!(
+            proven(&one.verdict),
+            proven(&two.verdict),
+            "{pos:?}: every budget and every second one disagree"
+        );
+        nodes[0] += one.nodes;
+        nodes[1] += two.nodes;
+        let Verdict::Proven(proof) = &two.verdict else {
+            continue;
+        };
+        proofs += 1;
+        let json = serde_json::to_value(proof).unwrap();
+        let board = Plain::from_position(rules, &pos);
+        if let Err(e) = check_threat_proof(&board, colour(a), &json) {
+            panic!("{pos:?} ({a:?}): the proof does not hold: {e}\n{json}");
+        }
+    }
+    eprintln!("{game}: {positions} positions, {proofs} proven, nodes every budget / every second {nodes:?}");
+    assert!(
+        proofs >= 10,
+        "too few proofs to compare: {proofs} of {positions}"
+    );
+}

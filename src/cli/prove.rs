@@ -33,6 +33,11 @@ pub struct ProveArgs {
     /// 0, 1, … up to this).
     #[arg(long, default_value_t = 2, value_name = "N")]
     threats: u32,
+    /// Search every N-th budget of threats (and `--threats` always) instead of each: fewer
+    /// budgets that fail, at the risk of proving with one threat more than needed, at more
+    /// cost (docs/design/prove.md, step 14).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    threat_step: u32,
     /// The depth in plies of the first search, at the root: `solve`'s (so `prove` proves
     /// every win `solve` finds).
     #[arg(long, default_value_t = cpbim::search::DEFAULT_DEPTH, value_name = "PLIES")]
@@ -145,6 +150,7 @@ pub fn run(args: &ProveArgs) -> Result<()> {
 fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
     let mut limits = Limits {
         threats: args.threats,
+        threat_step: args.threat_step,
         root_depth: limits::depth("depth", args.depth, pos.game())?,
         leaf_depth: limits::depth("leaf-depth", args.leaf_depth, pos.game())?,
         leaf_nodes: args.leaf_nodes,
@@ -225,8 +231,12 @@ fn with_progress<T>(progress: &prove::Progress, work: impl FnOnce() -> T) -> T {
 
 fn limits_text(l: &Limits) -> String {
     format!(
-        "threats ≤ {}, leaf depth {} plies, width {}{}{}",
+        "threats ≤ {}{}, leaf depth {} plies, width {}{}{}",
         l.threats,
+        match l.threat_step {
+            1 => String::new(),
+            n => format!(" (budgets in steps of {n})"),
+        },
         l.leaf_depth,
         l.width,
         match (l.quiet, l.quiet_depth) {

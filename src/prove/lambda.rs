@@ -9,7 +9,7 @@
 //! node with one threat fewer to spend. The threat budget grows from 0, so the proof found uses
 //! the fewest threats on its longest line that the search can find.
 
-use super::limits::{Answer, Limits, Search, Verdict, PUBLISH_EVERY};
+use super::limits::{budgets, Answer, Limits, Search, Verdict, PUBLISH_EVERY};
 use super::lock;
 use super::table::{BoardKey, Known, Table, GENERATION};
 use crate::board::{Board, Position};
@@ -43,17 +43,20 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
         prover.answer.verdict = Verdict::Proven(ThreatProof::Leaf { leaf: leaf.clone() });
     } else if let Some(root_leaf) = root_leaf {
         let first = if pos.to_move() == a { 1 } else { 0 };
-        // The threat budget grows from the smallest: a proof with fewer threats is cheaper
-        // to find, and df-pn keeps what it learnt at each budget in its table. Quiet moves, when
+        // The threat budget grows from the smallest (every `--threat-step`-th, the last
+        // always): a proof with fewer threats is cheaper to find, and df-pn keeps what it learnt at each budget in its table. Quiet moves, when
         // asked for, join from the first budget where they can act (a second pass with a
         // table of its own: "not proven" means more there); threats are still tried first
         // at every node.
         let quiet = limits.quiet > 0 && pos.game().p() == 1;
         let last_threats_only = if quiet { first } else { limits.threats };
-        let budgets = (first..=last_threats_only.min(limits.threats))
+        let step = limits.threat_step;
+        let budgets = budgets(first, last_threats_only.min(limits.threats), step)
+            .into_iter()
             .map(|t| (false, t))
             .chain(
-                (first + 1..=limits.threats)
+                budgets(first + 1, limits.threats, step)
+                    .into_iter()
                     .filter(|_| quiet)
                     .map(|t| (true, t)),
             );

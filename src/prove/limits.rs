@@ -15,6 +15,11 @@ use std::time::Duration;
 pub struct Limits {
     /// Threat moves on any line of the proof before its leaf.
     pub threats: u32,
+    /// The budgets of threats searched: every `threat_step`-th from the smallest, and
+    /// [`Limits::threats`] always (1: every budget, the proof with the fewest threats the
+    /// search can find; more skips budgets that may fail, at the risk of searching one above
+    /// the one needed: docs/design/prove.md, step 14).
+    pub threat_step: u32,
     /// The depth in plies of the leaf search at the root, the first question asked (`solve`'s
     /// default, so that `prove` wins wherever `solve` does).
     pub root_depth: u32,
@@ -94,6 +99,16 @@ pub struct Progress {
 /// Nodes between two publications of [`Progress`].
 pub const PUBLISH_EVERY: u64 = 256;
 
+/// The threat budgets from `from` to `to` (none when `from > to`): every `step`-th, and `to`
+/// always.
+pub(super) fn budgets(from: u32, to: u32, step: u32) -> Vec<u32> {
+    let mut v: Vec<u32> = (from..=to).step_by(step.max(1) as usize).collect();
+    if from <= to && v.last() != Some(&to) {
+        v.push(to);
+    }
+    v
+}
+
 /// [`Limits::store_min_nodes`] by default.
 pub const DEFAULT_STORE_MIN_NODES: u64 = 1000;
 
@@ -108,6 +123,8 @@ impl Limits {
     pub fn refusal(&self, game: &crate::Game) -> Option<String> {
         Some(if self.threats > MAX_THREATS {
             format!("--threats {}: at most {MAX_THREATS}", self.threats)
+        } else if self.threat_step == 0 {
+            "--threat-step is at least 1".to_string()
         } else if self.width == 0 || self.leaf_nodes == 0 {
             "--width and --leaf-nodes are at least 1".to_string()
         } else if self.quiet_depth == 0 || self.quiet_depth > MAX_QUIET_DEPTH {
@@ -130,6 +147,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             threats: 2,
+            threat_step: 1,
             root_depth: crate::search::DEFAULT_DEPTH,
             leaf_depth: 24,
             leaf_nodes: 1_000_000,
@@ -220,4 +238,19 @@ pub fn cannot_start(pos: &Position, a: Color) -> Option<String> {
             crate::text::counted(pos.stones_to_place() as u64, "stone"),
         )
     })
+}
+
+#[cfg(test)]
+mod test {
+    use super::budgets;
+
+    #[test]
+    fn budgets_step_and_end_at_the_last() {
+        assert_eq!(budgets(1, 5, 1), [1, 2, 3, 4, 5]);
+        assert_eq!(budgets(2, 8, 2), [2, 4, 6, 8]);
+        assert_eq!(budgets(2, 7, 2), [2, 4, 6, 7]);
+        assert_eq!(budgets(2, 7, 10), [2, 7]);
+        assert_eq!(budgets(3, 3, 2), [3]);
+        assert!(budgets(3, 2, 1).is_empty());
+    }
 }

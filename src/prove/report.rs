@@ -21,6 +21,7 @@ pub fn answer_json(pos: &Position, side: Color, l: &Limits, answer: &Answer) -> 
         "threats": answer.threats_reached(),
         "limits": {
             "threats": l.threats,
+            "threat_step": l.threat_step,
             "depth": l.root_depth,
             "leaf_depth": l.leaf_depth,
             "leaf_nodes": l.leaf_nodes,
