@@ -44,10 +44,10 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
     } else if let Some(root_leaf) = root_leaf {
         let first = if pos.to_move() == a { 1 } else { 0 };
         // The threat budget grows from the smallest (every `--threat-step`-th, the last
-        // always): a proof with fewer threats is cheaper to find, and df-pn keeps what it learnt at each budget in its table. Quiet moves, when
-        // asked for, join from the first budget where they can act (a second pass with a
-        // table of its own: "not proven" means more there); threats are still tried first
-        // at every node.
+        // always): a proof with fewer threats is cheaper to find, and df-pn keeps what it
+        // learnt at each budget in its table. Quiet moves, when asked for, join from the first
+        // budget where they can act (a second pass with a table of its own: "not proven" means
+        // more there); threats are still tried first at every node.
         let quiet = limits.quiet > 0 && pos.game().p() == 1;
         let last_threats_only = if quiet { first } else { limits.threats };
         let step = limits.threat_step;
