@@ -97,7 +97,6 @@ fn compare(
         threads: 2,
         ..limits.clone()
     };
-    let rules = Rules::of(&game);
     let mut seen = Seen::default();
     for seed in seeds {
         let Some(pos) = random_position(game, seed, stones) else {
@@ -138,11 +137,7 @@ fn compare(
                 "{game} {pos:?}: {a:?}'s win on one thread and on two disagree"
             );
             if let Verdict::Proven(proof) = &on_two.verdict {
-                let json = serde_json::to_value(proof).unwrap();
-                let board = Plain::from_position(rules, &pos);
-                if let Err(e) = check_threat_proof(&board, colour(a), &json) {
-                    panic!("{game} {pos:?} ({a:?}): the proof on two threads does not hold: {e}");
-                }
+                assert_proof_holds(&pos, a, proof, &format!("{game} {pos:?}, two threads"));
             }
             if let Verdict::Proven(proof) = &full.verdict {
                 seen.full_width_proofs += usize::from(proof.threats() > 0);
@@ -156,15 +151,8 @@ fn compare(
             else {
                 continue;
             };
-            let board = Plain::from_position(rules, &pos);
             for proof in [&proof, &other] {
-                let json = serde_json::to_value(proof).unwrap();
-                match check_threat_proof(&board, colour(a), &json) {
-                    Ok(threats) => assert_eq!(threats, proof.threats()),
-                    Err(e) => {
-                        panic!("{game} {pos:?} ({a:?}): the proof does not hold: {e}\n{json}")
-                    }
-                }
+                assert_proof_holds(&pos, a, proof, &format!("{game} {pos:?}"));
             }
             match proof {
                 ThreatProof::Leaf { .. } => seen.leaf_wins += 1,
@@ -229,6 +217,16 @@ fn prove_on(stones: &str, game: Game, a: Color) -> (cpbim::Position, Option<Thre
 fn check(pos: &cpbim::Position, a: Color, proof: &serde_json::Value) -> Result<u32, String> {
     let board = Plain::from_position(Rules::of(pos.game()), pos);
     check_threat_proof(&board, colour(a), proof)
+}
+
+/// The brute-force checker accepts `proof` of `a`'s win in `pos`, and counts the threats the
+/// proof says it has; otherwise a panic naming `what`.
+fn assert_proof_holds(pos: &cpbim::Position, a: Color, proof: &ThreatProof, what: &str) {
+    let json = serde_json::to_value(proof).unwrap();
+    match check(pos, a, &json) {
+        Ok(threats) => assert_eq!(threats, proof.threats(), "{what}: the threats counted"),
+        Err(e) => panic!("{what} ({a:?}): the proof does not hold: {e}\n{json}"),
+    }
 }
 
 /// Freestyle Gomoku: black makes two open threes with one stone; no four is on the board, so
@@ -585,7 +583,6 @@ fn small_board_limits(threats: u32) -> Limits {
 fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
     let never = AtomicBool::new(false);
     let game: Game = "connect(9,9,5,1,1)".parse().unwrap();
-    let rules = Rules::of(&game);
     let without = small_board_limits(3);
     let with = Limits {
         quiet: 6,
@@ -658,12 +655,7 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
             let Verdict::Proven(proof) = &answer.verdict else {
                 continue;
             };
-            let json = serde_json::to_value(proof).unwrap();
-            let board = Plain::from_position(rules, &pos);
-            match check_threat_proof(&board, colour(a), &json) {
-                Ok(threats) => assert_eq!(threats, proof.threats(), "{pos:?}"),
-                Err(e) => panic!("{pos:?} ({a:?}): the proof does not hold: {e}\n{json}"),
-            }
+            assert_proof_holds(&pos, a, proof, &format!("{pos:?}"));
         }
         if let Verdict::Proven(proof) = &zoned.verdict {
             seen.proven_with += 1;
@@ -689,7 +681,6 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
 fn a_defender_roots_threat_space_pass_limits_its_moves() {
     let never = AtomicBool::new(false);
     let game: Game = "connect(9,9,5,1,1)".parse().unwrap();
-    let rules = Rules::of(&game);
     let without = small_board_limits(3);
     // The root's pass is a quiet move's pass (the opening's last stone was the quiet move):
     // quiet moves inside it need a second level.
@@ -749,12 +740,7 @@ fn a_defender_roots_threat_space_pass_limits_its_moves() {
             let Verdict::Proven(proof) = &answer.verdict else {
                 continue;
             };
-            let json = serde_json::to_value(proof).unwrap();
-            let board = Plain::from_position(rules, &pos);
-            match check_threat_proof(&board, colour(a), &json) {
-                Ok(threats) => assert_eq!(threats, proof.threats(), "{pos:?}"),
-                Err(e) => panic!("{pos:?}: the proof does not hold: {e}\n{json}"),
-            }
+            assert_proof_holds(&pos, a, proof, &format!("{pos:?}"));
         }
         if let Verdict::Proven(ThreatProof::Defence { pass, .. }) = &zoned.verdict {
             proven_with += 1;
@@ -798,12 +784,7 @@ fn a_nested_quiet_move_proof_holds() {
         panic!("not proven");
     };
     assert!(has_nested_quiet(&proof), "no nested quiet move");
-    let json = serde_json::to_value(&proof).unwrap();
-    let board = Plain::from_position(Rules::of(&game), &pos);
-    match check_threat_proof(&board, colour(a), &json) {
-        Ok(threats) => assert_eq!(threats, proof.threats()),
-        Err(e) => panic!("the proof does not hold: {e}\n{json}"),
-    }
+    assert_proof_holds(&pos, a, &proof, "nested quiet moves");
 }
 
 /// Renju's quiet moves: black's forbidden points in their zones, as attacker and defender.
@@ -811,7 +792,6 @@ fn a_nested_quiet_move_proof_holds() {
 fn renju_quiet_move_proofs_hold() {
     let never = AtomicBool::new(false);
     let game: Game = "renju".parse().unwrap();
-    let rules = Rules::of(&game);
     // Black's quiet moves by proof numbers too, narrower (white's proof by proof numbers has
     // no quiet move).
     for (stones, a, threats, (width, quiet), search) in [
@@ -854,13 +834,8 @@ fn renju_quiet_move_proofs_hold() {
             has_quiet(proof),
             "{stones} ({search:?}): no quiet move in the proof"
         );
-        let json = serde_json::to_value(proof).unwrap();
-        let board = Plain::from_position(rules, &pos);
         let proved = start.elapsed();
-        match check_threat_proof(&board, colour(a), &json) {
-            Ok(n) => assert_eq!(n, proof.threats()),
-            Err(e) => panic!("{stones} ({a:?}, {search:?}): the proof does not hold: {e}"),
-        }
+        assert_proof_holds(&pos, a, proof, &format!("{stones} ({search:?})"));
         eprintln!(
             "{stones} ({search:?}): proven in {proved:?}, checked in {:?}",
             start.elapsed() - proved
@@ -916,12 +891,12 @@ fn the_proof_horizons_deepest_proofs_hold() {
             not_again += 1;
             continue;
         };
-        let json = serde_json::to_value(&proof).unwrap();
-        let board = Plain::from_position(Rules::of(&Game::CONNECT6), &pos);
-        match check_threat_proof(&board, colour(winner), &json) {
-            Ok(threats) => assert_eq!(threats, proof.threats(), "game {id}"),
-            Err(e) => panic!("game {id}, {proven} moves back: the proof does not hold: {e}"),
-        }
+        assert_proof_holds(
+            &pos,
+            winner,
+            &proof,
+            &format!("game {id}, {proven} moves back"),
+        );
         checked += 1;
         eprintln!(
             "game {id}, {proven} moves back: {} threats, checked",
@@ -983,7 +958,6 @@ fn a_refutation_of_two_stones_holds() {
 fn a_threat_step_proves_what_every_budget_proves() {
     let never = AtomicBool::new(false);
     let game: Game = "connect(9,9,5,1,1)".parse().unwrap();
-    let rules = Rules::of(&game);
     let every = Limits {
         quiet: 6,
         ..small_board_limits(4)
@@ -1013,11 +987,7 @@ fn a_threat_step_proves_what_every_budget_proves() {
             continue;
         };
         proofs += 1;
-        let json = serde_json::to_value(proof).unwrap();
-        let board = Plain::from_position(rules, &pos);
-        if let Err(e) = check_threat_proof(&board, colour(a), &json) {
-            panic!("{pos:?} ({a:?}): the proof does not hold: {e}\n{json}");
-        }
+        assert_proof_holds(&pos, a, proof, &format!("{pos:?}"));
     }
     eprintln!("{game}: {positions} positions, {proofs} proven, nodes every budget / every second {nodes:?}");
     assert!(
