@@ -619,8 +619,9 @@ async fn prove_equals_cpbim_prove() {
     }
     let app = app();
     let g = "H8 A1 J8 C1 I7 A3 I9 O15";
-    for (side, quiet) in [("black", 0), ("white", 2)] {
-        let body = json!({"game": "gomoku", "record": g, "side": side, "quiet": quiet, "time": 30});
+    for (side, quiet, step) in [("black", 0, 1), ("white", 2, 2)] {
+        let body = json!({"game": "gomoku", "record": g, "side": side, "quiet": quiet,
+                          "threat_step": step, "time": 30});
         let id = start(&app, "/api/prove", body).await;
         let evs = events(&app, id).await;
         let names: Vec<&str> = evs.iter().map(|e| e.0.as_str()).collect();
@@ -642,6 +643,8 @@ async fn prove_equals_cpbim_prove() {
             side,
             "--quiet",
             &quiet.to_string(),
+            "--threat-step",
+            &step.to_string(),
             "--time",
             "30",
             "--threads",
@@ -664,6 +667,10 @@ async fn prove_equals_cpbim_prove() {
         (
             json!({"game": "gomoku", "record": g, "threats": 13}),
             "--threats 13: at most 12",
+        ),
+        (
+            json!({"game": "gomoku", "record": g, "threat_step": 0}),
+            "--threat-step is at least 1",
         ),
     ] {
         let a = post(&app, "/api/prove?wait=1", body.clone()).await;

@@ -20,7 +20,8 @@ use std::sync::Arc;
 pub const DEFAULT_PROVE_SECONDS: f64 = 30.0;
 
 /// `POST /api/prove`: the position, the side whose win is asked (default: the side to move)
-/// and `cpbim prove`'s limits (`threats`, `time`, `quiet`, `quiet_depth`, `width`).
+/// and `cpbim prove`'s limits (`threats`, `threat_step`, `time`, `quiet`, `quiet_depth`,
+/// `width`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProveRequest {
@@ -36,6 +37,7 @@ pub struct ProveRequest {
     /// The side whose win is to be proven (`--side`).
     side: Option<Side>,
     threats: Option<u32>,
+    threat_step: Option<u32>,
     time: Option<f64>,
     quiet: Option<usize>,
     quiet_depth: Option<usize>,
@@ -65,6 +67,7 @@ fn work(payload: Result<Json<ProveRequest>, JsonRejection>) -> Result<Work, ApiE
         .map_err(ApiError::unprocessable)?;
     let limits = Limits {
         threats: req.threats.unwrap_or(defaults.threats),
+        threat_step: req.threat_step.unwrap_or(defaults.threat_step),
         quiet: req.quiet.unwrap_or(defaults.quiet),
         quiet_depth: req.quiet_depth.unwrap_or(defaults.quiet_depth),
         width: req.width.unwrap_or(defaults.width),

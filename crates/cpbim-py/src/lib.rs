@@ -425,10 +425,10 @@ fn count<T: TryFrom<i64>>(name: &str, value: i64) -> PyResult<T> {
 
 /// `prove(position, game="connect6", side=None, threats=2, depth=None, leaf_depth=24,
 /// leaf_nodes=1000000, width=24, quiet=0, quiet_depth=1, nodes=None, time=None,
-/// full_width=False, search="depth-first", threads=1, to_move=None)`: the object
-/// `cpbim prove --json` prints.
+/// full_width=False, search="depth-first", threads=1, to_move=None, threat_step=1)`: the
+/// object `cpbim prove --json` prints.
 #[pyfunction]
-#[pyo3(signature = (position, game="connect6", side=None, threats=2, depth=None, leaf_depth=24, leaf_nodes=1_000_000, width=24, quiet=0, quiet_depth=1, nodes=None, time=None, full_width=false, search="depth-first", threads=1, to_move=None))]
+#[pyo3(signature = (position, game="connect6", side=None, threats=2, depth=None, leaf_depth=24, leaf_nodes=1_000_000, width=24, quiet=0, quiet_depth=1, nodes=None, time=None, full_width=false, search="depth-first", threads=1, to_move=None, threat_step=1))]
 #[allow(clippy::too_many_arguments)]
 fn prove<'py>(
     py: Python<'py>,
@@ -448,6 +448,7 @@ fn prove<'py>(
     search: &str,
     threads: i64,
     to_move: Option<&str>,
+    threat_step: i64,
 ) -> PyResult<Bound<'py, PyAny>> {
     use cpbim::prove::{self, Limits, Search};
     let how = reading(game, to_move)?;
@@ -475,6 +476,7 @@ fn prove<'py>(
     };
     let limits = Limits {
         threats: count("threats", threats)?,
+        threat_step: count("threat_step", threat_step)?,
         root_depth: cpbim::limits::depth(
             "depth",
             whole("depth", depth)?.unwrap_or(cpbim::search::DEFAULT_DEPTH),

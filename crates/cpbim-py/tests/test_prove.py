@@ -27,6 +27,8 @@ def untimed(answer: dict) -> dict:
         ("h8 a1 h9 o1", "gomoku", ["--threats", "3", "--quiet", "4", "--search", "proof-number", "--nodes", "5000"],
          {"threats": 3, "quiet": 4, "search": "proof-number", "nodes": 5000}),
         ("h8 i9 j10", "gomoku", ["--side", "black", "--nodes", "300"], {"side": "black", "nodes": 300}),
+        ("H8 A1 J8 C1 I7 A3 I9 O15", "gomoku", ["--threats", "4", "--threat-step", "2"],
+         {"threats": 4, "threat_step": 2}),
         ("J10 K11 L11", "connect6", ["--full-width", "--threats", "1", "--leaf-depth", "8"],
          {"full_width": True, "threats": 1, "leaf_depth": 8}),
     ],
@@ -49,6 +51,7 @@ def test_errors():
         ("J10 T11", [], {}),
         (GAME3, ["--leaf-depth", "5"], {"leaf_depth": 5}),
         (GAME3, ["--search", "proof-number", "--threads", "2"], {"search": "proof-number", "threads": 2}),
+        (GAME3, ["--threat-step", "0"], {"threat_step": 0}),
     ]:
         done = run_cli("prove", text, *args, check=False)
         assert done.returncode != 0
@@ -56,6 +59,6 @@ def test_errors():
             cpbim.prove(text, **kwargs)
         expected = done.stderr.strip().splitlines()[-1][len("error: "):]
         assert str(e.value) == expected.replace("--leaf-depth", "leaf_depth").replace("--threads", "threads"), text
-    for kwargs in [{"threats": -1}, {"side": "red"}, {"search": "bfs"}, {"time": -1.0}, {"leaf_nodes": -5}]:
+    for kwargs in [{"threats": -1}, {"side": "red"}, {"search": "bfs"}, {"time": -1.0}, {"leaf_nodes": -5}, {"threat_step": -1}]:
         with pytest.raises(ValueError):
             cpbim.prove(GAME3, **kwargs)

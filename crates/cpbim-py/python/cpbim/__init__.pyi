@@ -104,6 +104,7 @@ def prove(
     search: str = "depth-first",
     threads: int = 1,
     to_move: Optional[str] = None,
+    threat_step: int = 1,
 ) -> Dict[str, Any]:
     """Threat-space proof search: the object ``cpbim prove --json`` prints (``result``:
     ``proven``, ``not proven`` or ``stopped``; ``limits``; counts; ``proof``). The options are
