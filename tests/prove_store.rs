@@ -16,6 +16,10 @@ use std::sync::{Arc, Mutex};
 /// Game 3 of `data/connect6_games.csv`, black to move: proven with one threat.
 const GAME3: &str = "j10 j11 k10 k11 i12 l12 l9 m8 l11 n11 n9 n10 o12 k8 j9 i6 k9 i10 h11 g12 l7 h12 g11 f11 h9 h13 g10 h14 i13 g15 i15";
 
+/// A Renju position of tests/data/prove/renju-vct.txt, black to move, whose proof (4 threats
+/// allowed) takes about 2,000 nodes.
+const RENJU: &str = "H8 H9 K6 K11 L13 J7 H10 H7 G6 H12 J10 G5 H6 L11";
+
 /// Prove black's win in `pos` with the store at `path` opened afresh (as a new process would).
 fn run(pos: &Position, path: &Path, limits: Limits) -> Answer {
     run_on::<Cpbim>(pos, path, limits)
@@ -92,8 +96,7 @@ fn a_stopped_proof_resumes_and_a_proven_one_is_answered_at_once() {
 /// position of tests/data/prove/renju-vct.txt whose proof takes about 2,000 nodes.
 #[test]
 fn a_store_of_costly_positions_only_is_smaller_and_still_resumes() {
-    let stones = "H8 H9 K6 K11 L13 J7 H10 H7 G6 H12 J10 G5 H6 L11";
-    let pos = cpbim::parse_position(stones, Game::RENJU).unwrap();
+    let pos = cpbim::parse_position(RENJU, Game::RENJU).unwrap();
     let limits = Limits {
         threats: 4,
         ..Limits::default()
@@ -243,4 +246,167 @@ fn the_proof_number_search_shares_the_store() {
         assert_eq!((again.nodes, again.store_hits), (0, 1));
         assert_eq!(again.verdict, first.verdict);
     }
+}
+
+/// Black wastes a move in game 3: white, to move, has no win within `threats` at small limits.
+/// Searched with the store at `path`.
+fn white_fails(path: &Path, threats: u32) -> Answer {
+    let pos = cpbim::parse_position(&format!("{GAME3} a1 a2"), Game::CONNECT6).unwrap();
+    let limits = Limits {
+        threats,
+        width: 4,
+        leaf_depth: 8,
+        store: Some(Arc::new(Mutex::new(Store::open(path).unwrap()))),
+        ..Limits::default()
+    };
+    prove::<Cpbim>(&pos, Color::White, &limits, &AtomicBool::new(false))
+}
+
+/// Stores searched apart, merged into one (`cpbim store merge`): the merged store answers what
+/// each proved, its proofs accepted by the checker; of two failures of one position the larger
+/// budget is kept, whatever the order; merging again takes nothing.
+#[test]
+fn merged_stores_answer_what_each_searched() {
+    let dir = tempfile::tempdir().unwrap();
+    let [a, b, ab, ba] = ["a", "b", "ab", "ba"].map(|n| dir.path().join(format!("{n}.redb")));
+    let connect6 = cpbim::parse_position(GAME3, Game::CONNECT6).unwrap();
+    let renju = cpbim::parse_position(RENJU, Game::RENJU).unwrap();
+    let four = Limits {
+        threats: 4,
+        ..Limits::default()
+    };
+    assert_eq!(
+        checked(&connect6, &run(&connect6, &a, Limits::default())),
+        Ok(1)
+    );
+    assert!(checked(&renju, &run_on::<Raw>(&renju, &b, four.clone())).is_ok());
+    assert_eq!(white_fails(&a, 1).verdict, Verdict::NotProven);
+    assert_eq!(white_fails(&b, 2).verdict, Verdict::NotProven);
+    let held = |p: &Path| Store::open(p).unwrap().contents().unwrap();
+    let (in_a, in_b) = (held(&a), held(&b));
+    assert!(in_a.proven > 0 && in_b.proven > 0 && in_a.not_proven > 0 && in_b.not_proven > 0);
+    let stop = AtomicBool::new(false);
+    for (into, order) in [(&ab, [&a, &b]), (&ba, [&b, &a])] {
+        let mut store = Store::open(into).unwrap();
+        for source in order {
+            let m = store.merge(source, &stop).unwrap();
+            let from = held(source);
+            assert!(m.complete);
+            assert_eq!(m.proofs_added + m.proofs_known, from.proven);
+            assert_eq!(m.failures_added + m.failures_known, from.not_proven);
+            assert_eq!(m.other_format, 0);
+        }
+        // The two games' positions differ: every proof of each is in the merged store.
+        assert_eq!(store.contents().unwrap().proven, in_a.proven + in_b.proven);
+        for source in order {
+            let again = store.merge(source, &stop).unwrap();
+            assert_eq!((again.proofs_added, again.failures_added), (0, 0));
+        }
+        drop(store);
+        let c6 = run(&connect6, into, Limits::default());
+        assert_eq!((c6.nodes, c6.store_hits), (0, 1));
+        assert_eq!(checked(&connect6, &c6), Ok(1));
+        let r = run_on::<Raw>(&renju, into, four.clone());
+        assert_eq!((r.nodes, r.store_hits), (0, 1));
+        assert!(checked(&renju, &r).is_ok());
+        // b's failure within 2 threats answers the root whichever store was merged first.
+        let white = white_fails(into, 2);
+        assert_eq!(
+            (white.verdict, white.leaf_searches),
+            (Verdict::NotProven, 1)
+        );
+    }
+    // a alone knew the failure within 1 threat only: within 2 the root is searched.
+    assert!(white_fails(&a, 2).leaf_searches > 1);
+}
+
+/// A merge reads only stores nobody is searching with, and refuses what is not a store.
+#[test]
+fn a_merge_refuses_a_store_in_use_and_a_file_that_is_not_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let [busy, into] = ["busy", "into"].map(|n| dir.path().join(format!("{n}.redb")));
+    let in_use = Store::open(&busy).unwrap();
+    let mut store = Store::open(&into).unwrap();
+    let stop = AtomicBool::new(false);
+    let e = store.merge(&busy, &stop).unwrap_err().to_string();
+    assert!(e.contains("in use"), "{e}");
+    drop(in_use);
+    assert!(store.merge(&busy, &stop).unwrap().complete);
+    let garbage = dir.path().join("garbage");
+    std::fs::write(&garbage, "this is not a database\n".repeat(100)).unwrap();
+    let e = store.merge(&garbage, &stop).unwrap_err().to_string();
+    assert!(e.contains("not a proof store"), "{e}");
+}
+
+/// `cpbim store info` and `cpbim store merge`: counts in text and JSON, a stopped-free merge
+/// that the info then shows, and the usage errors.
+#[test]
+fn the_store_commands_count_and_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let [a, into] = ["a", "into"].map(|n| dir.path().join(format!("{n}.redb")));
+    let connect6 = cpbim::parse_position(GAME3, Game::CONNECT6).unwrap();
+    run(&connect6, &a, Limits::default());
+    let held = Store::open(&a).unwrap().contents().unwrap();
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let out = common::binary::cpbim(&["store", "info", &s(&a), "--json"], b"", &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["proven"], held.proven);
+    assert_eq!(v["not_proven"], held.not_proven);
+    let out = common::binary::cpbim(
+        &["store", "merge", &s(&a), "--into", &s(&into), "--json"],
+        b"",
+        &[],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["merged"][0]["proofs_added"], held.proven);
+    assert_eq!(v["merged"][0]["complete"], true);
+    assert_eq!(v["proven"], held.proven);
+    let out = common::binary::cpbim(&["store", "info", &s(&into)], b"", &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains(&format!("{} proven", held.proven)),
+        "{}",
+        out.stdout
+    );
+    // The same file as source and target; a source that does not exist.
+    let out = common::binary::cpbim(&["store", "merge", &s(&a), "--into", &s(&a)], b"", &[]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let missing = dir.path().join("missing.redb");
+    let out = common::binary::cpbim(
+        &["store", "merge", &s(&missing), "--into", &s(&into)],
+        b"",
+        &[],
+    );
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(out.stderr.contains("no such file"), "{}", out.stderr);
+    assert!(!missing.exists());
+}
+
+/// A merge stopped (Ctrl-C) keeps what it took, committed; merging again takes the rest.
+#[test]
+fn a_stopped_merge_is_finished_by_merging_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let [a, into] = ["a", "into"].map(|n| dir.path().join(format!("{n}.redb")));
+    let connect6 = cpbim::parse_position(GAME3, Game::CONNECT6).unwrap();
+    let every = Limits {
+        store_min_nodes: 0,
+        ..Limits::default()
+    };
+    run(&connect6, &a, every);
+    let held = Store::open(&a).unwrap().contents().unwrap();
+    assert!(held.proven > 1, "{held:?}");
+    let stopped = Store::open(&into)
+        .unwrap()
+        .merge(&a, &AtomicBool::new(true))
+        .unwrap();
+    assert!(!stopped.complete);
+    assert_eq!(stopped.proofs_added, 1);
+    let mut store = Store::open(&into).unwrap();
+    assert_eq!(store.contents().unwrap().proven, 1);
+    let rest = store.merge(&a, &AtomicBool::new(false)).unwrap();
+    assert!(rest.complete);
+    assert_eq!((rest.proofs_added, rest.proofs_known), (held.proven - 1, 1));
+    assert_eq!(store.contents().unwrap(), held);
 }

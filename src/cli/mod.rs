@@ -34,6 +34,7 @@ mod prove;
 mod serve;
 mod shard;
 mod solve;
+mod store;
 mod testsets;
 mod tune;
 
@@ -127,6 +128,11 @@ enum Command {
     /// Prove a win that needs threats before the double threats or fours `solve` finds:
     /// threat-space proof search with relevance zones (docs/search.md).
     Prove(prove::ProveArgs),
+    /// The proof store of `prove --store`: what it holds; merging stores into one.
+    Store {
+        #[command(subcommand)]
+        command: store::StoreCommand,
+    },
     /// Tune the engine's parameters by playing it (SPSA, GA, PSO; docs/tune.md).
     Tune(tune::TuneArgs),
     /// The analysis board in the browser: a local web server with the page and a JSON API.
@@ -398,6 +404,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Match(args) => r#match::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Prove(args) => prove::run(&args),
+        Command::Store { command } => store::run(command),
         Command::Tune(args) => tune::run(&args),
     }
 }

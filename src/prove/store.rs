@@ -27,6 +27,7 @@ use crate::Color;
 use fxhash::FxHashMap;
 use redb::{Database, ReadableTable, ReadableTableMetadata, TableDefinition};
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Proven attacker nodes: canonical key → the proof (JSON, canonical orientation).
@@ -92,6 +93,35 @@ pub enum Stored {
     Failed(u32, Vec<Point>),
 }
 
+/// How many positions a store holds (`cpbim store info`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Contents {
+    /// Positions proven, each with its proof.
+    pub proven: u64,
+    /// Positions not proven within a threat budget, each under the limits it was searched with.
+    pub not_proven: u64,
+}
+
+/// What [`Store::merge`] took (`cpbim store merge`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Merged {
+    /// Proofs of positions the store did not hold proven.
+    pub proofs_added: u64,
+    /// Proofs of positions it held proven already (its own proof kept).
+    pub proofs_known: u64,
+    /// Failures new to the store, or of a larger threat budget than its own.
+    pub failures_added: u64,
+    /// Failures it knew already within the same or a larger budget.
+    pub failures_known: u64,
+    /// Entries of another format (an older `cpbim`), not copied: no search reads them.
+    pub other_format: u64,
+    /// False when the merge was stopped before the end (what it took is committed).
+    pub complete: bool,
+}
+
+/// A merge commits its entries this many at a time.
+pub const MERGE_BATCH: usize = 20_000;
+
 /// The open store.
 pub struct Store {
     db: Database,
@@ -112,21 +142,8 @@ impl Store {
     /// Open the store at `path`, creating it when it does not exist.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let name = path.display().to_string();
-        let err = |e: &dyn std::fmt::Display| StoreError {
-            path: name.clone(),
-            message: e.to_string(),
-        };
-        let db = Database::create(path).map_err(|e| match e {
-            redb::DatabaseError::DatabaseAlreadyOpen => {
-                err(&"in use by another search (one search per store at a time)")
-            }
-            redb::DatabaseError::Storage(redb::StorageError::Io(io))
-                if io.kind() == std::io::ErrorKind::InvalidData =>
-            {
-                err(&"not a proof store (a redb database that `cpbim prove` wrote)")
-            }
-            e => err(&e),
-        })?;
+        let db = Database::create(path).map_err(|e| open_error(&name, e))?;
+        let err = |e: &dyn std::fmt::Display| error(&name, e);
         let tx = db.begin_write().map_err(|e| err(&e))?;
         let entries = {
             let proven = tx.open_table(PROVEN).map_err(|e| err(&e))?;
@@ -142,6 +159,103 @@ impl Store {
             last_flush: Instant::now(),
             entries,
         })
+    }
+
+    /// How many positions the store holds proven and not proven (committed entries).
+    pub fn contents(&self) -> Result<Contents, StoreError> {
+        let tx = self.db.begin_read().map_err(|e| self.error(&e))?;
+        let proven = tx.open_table(PROVEN).map_err(|e| self.error(&e))?;
+        let failed = tx.open_table(FAILED).map_err(|e| self.error(&e))?;
+        Ok(Contents {
+            proven: proven.len().map_err(|e| self.error(&e))?,
+            not_proven: failed.len().map_err(|e| self.error(&e))?,
+        })
+    }
+
+    /// Take into this store what the store at `from` holds (`cpbim store merge`): every proof of
+    /// a position this one does not hold proven, and every failure of a larger threat budget
+    /// than this one's under the same limits. Entries of another format are not copied (they
+    /// are never read). Committed every [`MERGE_BATCH`] entries; `stop` ends the merge between
+    /// batches, with what was merged committed. Merging the same store again takes nothing
+    /// twice, so a stopped merge is finished by running it again.
+    pub fn merge(&mut self, from: &Path, stop: &AtomicBool) -> Result<Merged, StoreError> {
+        self.flush()?;
+        let name = from.display().to_string();
+        let err = |e: &dyn std::fmt::Display| error(&name, e);
+        let source = Database::open(from).map_err(|e| open_error(&name, e))?;
+        let tx = source.begin_read().map_err(|e| err(&e))?;
+        let not_a_store = |e: redb::TableError| match e {
+            redb::TableError::TableDoesNotExist(_) => {
+                err(&"not a proof store (a redb database that `cpbim prove` wrote)")
+            }
+            e => err(&e),
+        };
+        let mut merged = Merged::default();
+        let proven = tx.open_table(PROVEN).map_err(not_a_store)?;
+        for entry in proven.iter().map_err(|e| err(&e))? {
+            let (k, v) = entry.map_err(|e| err(&e))?;
+            if k.value().first() != Some(&FORMAT) {
+                merged.other_format += 1;
+            } else if self.holds_proof(k.value())? {
+                merged.proofs_known += 1;
+            } else {
+                merged.proofs_added += 1;
+                self.proven.insert(k.value().to_vec(), v.value().to_vec());
+            }
+            if self.merge_batch_done(stop)? {
+                return Ok(merged);
+            }
+        }
+        let failed = tx.open_table(FAILED).map_err(not_a_store)?;
+        for entry in failed.iter().map_err(|e| err(&e))? {
+            let (k, v) = entry.map_err(|e| err(&e))?;
+            let (key, budget) = (k.value(), v.value() >> 32);
+            if key.first() != Some(&FORMAT) {
+                merged.other_format += 1;
+            } else if self.failed_budget(key)?.is_some_and(|t| t >= budget) {
+                merged.failures_known += 1;
+            } else {
+                merged.failures_added += 1;
+                self.failed.insert(key.to_vec(), v.value());
+            }
+            if self.merge_batch_done(stop)? {
+                return Ok(merged);
+            }
+        }
+        self.flush()?;
+        merged.complete = true;
+        Ok(merged)
+    }
+
+    /// Commit the merge's pending entries once there are [`MERGE_BATCH`]; true when `stop` asks
+    /// the merge to end (the entries committed first).
+    fn merge_batch_done(&mut self, stop: &AtomicBool) -> Result<bool, StoreError> {
+        let stopped = stop.load(std::sync::atomic::Ordering::Relaxed);
+        if stopped || self.proven.len() + self.failed.len() >= MERGE_BATCH {
+            self.flush()?;
+        }
+        Ok(stopped)
+    }
+
+    /// Whether the store holds a proof under the canonical key `key` (committed or pending).
+    fn holds_proof(&self, key: &[u8]) -> Result<bool, StoreError> {
+        if self.proven.contains_key(key) {
+            return Ok(true);
+        }
+        let tx = self.db.begin_read().map_err(|e| self.error(&e))?;
+        let table = tx.open_table(PROVEN).map_err(|e| self.error(&e))?;
+        Ok(table.get(key).map_err(|e| self.error(&e))?.is_some())
+    }
+
+    /// The threat budget of the failure under `key` (canonical key and fingerprint), if any.
+    fn failed_budget(&self, key: &[u8]) -> Result<Option<u64>, StoreError> {
+        if let Some(v) = self.failed.get(key) {
+            return Ok(Some(v >> 32));
+        }
+        let tx = self.db.begin_read().map_err(|e| self.error(&e))?;
+        let table = tx.open_table(FAILED).map_err(|e| self.error(&e))?;
+        let got = table.get(key).map_err(|e| self.error(&e))?;
+        Ok(got.map(|v| v.value() >> 32))
     }
 
     /// Entries written (committed or pending).
@@ -267,10 +381,34 @@ impl Store {
     }
 
     fn error(&self, e: &dyn std::fmt::Display) -> StoreError {
-        StoreError {
-            path: self.path.clone(),
-            message: e.to_string(),
+        error(&self.path, e)
+    }
+}
+
+/// The error `e` of the store at `path`.
+fn error(path: &str, e: &dyn std::fmt::Display) -> StoreError {
+    StoreError {
+        path: path.to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// Why the database at `path` did not open, in the words of `cpbim prove`.
+fn open_error(path: &str, e: redb::DatabaseError) -> StoreError {
+    match e {
+        redb::DatabaseError::DatabaseAlreadyOpen => error(
+            path,
+            &"in use by another search (one search per store at a time)",
+        ),
+        redb::DatabaseError::Storage(redb::StorageError::Io(io))
+            if io.kind() == std::io::ErrorKind::InvalidData =>
+        {
+            error(
+                path,
+                &"not a proof store (a redb database that `cpbim prove` wrote)",
+            )
         }
+        e => error(path, &e),
     }
 }
 

@@ -1,0 +1,144 @@
+//! `cpbim store`: what a proof store of `cpbim prove --store` holds, and merging stores
+//! (docs/search.md, "The store"): searches run apart — two processes, two machines — each with
+//! a store of its own, and their stores merged into one book that a later search reads whole.
+
+use anyhow::Result;
+use clap::Subcommand;
+use cpbim::prove::{Merged, Store};
+use std::path::{Path, PathBuf};
+
+#[derive(Subcommand)]
+pub enum StoreCommand {
+    /// How many positions the store holds proven and not proven.
+    Info {
+        /// The store (a file `cpbim prove --store` wrote).
+        store: PathBuf,
+        /// One JSON object (docs/json.md).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Take into STORE what each SOURCE holds: the proofs it lacks, and the failures of a larger
+    /// threat budget. Nothing is written into the sources; STORE is created when absent. A
+    /// stopped merge (Ctrl-C) keeps what it took: run it again to finish.
+    Merge {
+        /// The stores to read.
+        #[arg(required = true)]
+        sources: Vec<PathBuf>,
+        /// The store to write into.
+        #[arg(long, value_name = "STORE")]
+        into: PathBuf,
+        /// One JSON object (docs/json.md).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+pub fn run(command: StoreCommand) -> Result<()> {
+    match command {
+        StoreCommand::Info { store, json } => info(&store, json),
+        StoreCommand::Merge {
+            sources,
+            into,
+            json,
+        } => merge(&sources, &into, json),
+    }
+}
+
+fn info(path: &Path, json: bool) -> Result<()> {
+    if !path.is_file() {
+        anyhow::bail!("proof store {}: no such file", path.display());
+    }
+    let contents = Store::open(path)?.contents()?;
+    let bytes = std::fs::metadata(path)?.len();
+    if json {
+        let mut v = serde_json::to_value(contents)?;
+        v["bytes"] = bytes.into();
+        outln!("{v}")?;
+    } else {
+        outln!(
+            "{}: {} proven, {} not proven, {} bytes",
+            path.display(),
+            contents.proven,
+            contents.not_proven,
+            bytes
+        )?;
+    }
+    Ok(())
+}
+
+fn merge(sources: &[PathBuf], into: &Path, json: bool) -> Result<()> {
+    for source in sources {
+        if !source.is_file() {
+            anyhow::bail!("proof store {}: no such file", source.display());
+        }
+        if same_file(source, into) {
+            super::usage!("{} is both a source and --into", source.display());
+        }
+    }
+    let mut store = Store::open(into)?;
+    super::interrupt::soften();
+    let mut results = Vec::new();
+    for source in sources {
+        let merged = store.merge(source, &super::STOP)?;
+        if !json {
+            outln!("{}", line(source, into, &merged))?;
+        }
+        results.push((source, merged));
+        if !merged.complete {
+            break;
+        }
+    }
+    let contents = store.contents()?;
+    if json {
+        let merged: Vec<_> = results
+            .iter()
+            .map(|(source, m)| {
+                let mut v = serde_json::to_value(m).expect("counts are plain JSON");
+                v["source"] = source.display().to_string().into();
+                v
+            })
+            .collect();
+        let v = serde_json::json!({"into": into.display().to_string(), "merged": merged,
+            "proven": contents.proven, "not_proven": contents.not_proven});
+        outln!("{v}")?;
+    } else {
+        outln!(
+            "{}: {} proven, {} not proven",
+            into.display(),
+            contents.proven,
+            contents.not_proven
+        )?;
+    }
+    if super::stopped() {
+        eprintln!("stopped: what was merged is in the store; run the same command again to finish");
+    }
+    Ok(())
+}
+
+/// One source's merge in words.
+fn line(source: &Path, into: &Path, m: &Merged) -> String {
+    let mut s = format!(
+        "{} into {}: {} proofs taken ({} known already), {} failures taken ({} known already)",
+        source.display(),
+        into.display(),
+        m.proofs_added,
+        m.proofs_known,
+        m.failures_added,
+        m.failures_known
+    );
+    if m.other_format > 0 {
+        s += &format!(", {} entries of another format left out", m.other_format);
+    }
+    if !m.complete {
+        s += ", stopped before the end";
+    }
+    s
+}
+
+/// Whether `a` and `b` name the same file (`b` may not exist yet).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
