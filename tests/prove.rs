@@ -300,8 +300,29 @@ fn the_cli_proves_a_real_connect6_win_that_solve_does_not_see() {
     let proof: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(proof, answer["proof"]);
+    assert_eq!(answer["proof_size"], attacker_moves(&proof));
     let pos = cpbim::parse_position(stones, Game::CONNECT6).unwrap();
     assert_eq!(check(&pos, Color::Black, &proof), Ok(1));
+}
+
+/// The attacker's moves in a proof's JSON (docs/json.md, `proof_size`): every threat, quiet
+/// move, leaf attack and completed row, through every pass, reply and defence.
+fn attacker_moves(node: &serde_json::Value) -> u64 {
+    let own = ["six", "attack", "threat", "quiet"]
+        .iter()
+        .any(|k| node.get(k).is_some()) as u64;
+    let inner = ["leaf", "pass", "next"]
+        .iter()
+        .filter_map(|k| node.get(k))
+        .map(attacker_moves)
+        .sum::<u64>();
+    let listed = ["defenses", "replies"]
+        .iter()
+        .filter_map(|k| node.get(k)?.as_array())
+        .flatten()
+        .map(attacker_moves)
+        .sum::<u64>();
+    own + inner + listed
 }
 
 #[test]

@@ -9,9 +9,12 @@ use std::sync::atomic::Ordering;
 
 /// The answer of a search for `side`'s win in `pos` within `l`, the proof included.
 pub fn answer_json(pos: &Position, side: Color, l: &Limits, answer: &Answer) -> Value {
-    let proof = match &answer.verdict {
-        Verdict::Proven(proof) => serde_json::to_value(proof).expect("a proof serialises"),
-        _ => Value::Null,
+    let (proof, size) = match &answer.verdict {
+        Verdict::Proven(proof) => (
+            serde_json::to_value(proof).expect("a proof serialises"),
+            json!(proof.size()),
+        ),
+        _ => (Value::Null, Value::Null),
     };
     json!({
         "result": answer.verdict.name(),
@@ -47,6 +50,7 @@ pub fn answer_json(pos: &Position, side: Color, l: &Limits, answer: &Answer) -> 
         "refutation": answer.refutation.as_ref().map(|stones| {
             stones.iter().map(|x| x.to_string()).collect::<Vec<_>>()
         }),
+        "proof_size": size,
         "proof": proof,
     })
 }
