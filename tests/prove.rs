@@ -8,6 +8,7 @@ mod common;
 
 use common::threats::check_threat_proof;
 use common::{colour, random_position, Plain, Rules};
+use cpbim::prove::each_reply::prove_each_reply;
 use cpbim::prove::{prove, Answer, Limits, Search, ThreatProof, Verdict};
 use cpbim::search::{solve, Config, Outcome};
 use cpbim::{Color, Game, Raw};
@@ -1015,4 +1016,70 @@ fn a_threat_step_proves_what_every_budget_proves() {
         proofs >= 10,
         "too few proofs to compare: {proofs} of {positions}"
     );
+}
+
+/// `--each-reply`: a defender's root proven one reply at a time (a search of its own each,
+/// every legal reply). White to move after black's fifth stone on 9×9, the limits of the test
+/// above: it proves the positions the root's own search proves, on one thread and on two,
+/// and its proofs — every reply listed — hold.
+#[test]
+fn each_reply_on_its_own_proves_what_the_roots_search_does() {
+    let never = AtomicBool::new(false);
+    let game: Game = "connect(9,9,5,1,1)".parse().unwrap();
+    let limits = Limits {
+        quiet: 6,
+        quiet_depth: 2,
+        ..small_board_limits(3)
+    };
+    let two = Limits {
+        threads: 2,
+        ..limits.clone()
+    };
+    let slice = std::time::Duration::from_secs(60);
+    let proven = |v: &Verdict| matches!(v, Verdict::Proven(_));
+    let (mut root_proofs, mut each_proofs, mut root_nodes, mut each_nodes) = (0, 0, 0, 0);
+    for seed in 0..40 {
+        let Some(pos) = lopsided(game, seed, 9) else {
+            continue;
+        };
+        let a = Color::Black;
+        let root = prove::<Raw>(&pos, a, &limits, &never);
+        // Two threads on every fourth position (the verdict is the same; it saves time).
+        let configs = if seed % 4 == 0 {
+            vec![&limits, &two]
+        } else {
+            vec![&limits]
+        };
+        for l in configs {
+            let each = prove_each_reply::<Raw>(&pos, a, l, slice, &never);
+            assert_eq!(
+                proven(&root.verdict),
+                proven(&each.answer.verdict),
+                "{pos:?}, {} threads: {:?}",
+                l.threads,
+                each.replies
+            );
+            if let Verdict::Proven(proof) = &each.answer.verdict {
+                assert!(matches!(proof, ThreatProof::Defence { pass: None, .. }));
+                assert_proof_holds(&pos, a, proof, &format!("{pos:?}"));
+            } else {
+                let r = each
+                    .answer
+                    .refutation
+                    .expect("the reply not proven is named");
+                assert!(each
+                    .replies
+                    .iter()
+                    .any(|x| x.stone == r[0] && x.result == "not proven"));
+            }
+            if l.threads == 1 {
+                each_proofs += usize::from(proven(&each.answer.verdict));
+                each_nodes += each.answer.nodes;
+            }
+        }
+        root_proofs += usize::from(proven(&root.verdict));
+        root_nodes += root.nodes;
+    }
+    eprintln!("proven: root {root_proofs}, each reply {each_proofs}; nodes {root_nodes} against {each_nodes}");
+    assert!(root_proofs >= 10);
 }

@@ -410,3 +410,72 @@ fn a_stopped_merge_is_finished_by_merging_again() {
     assert_eq!((rest.proofs_added, rest.proofs_known), (held.proven - 1, 1));
     assert_eq!(store.contents().unwrap(), held);
 }
+
+/// `cpbim prove --side black --each-reply S --store PATH`: every white reply proven in a search
+/// of its own, the root's proof (every reply listed) accepted by the checker and kept in the
+/// store, so the same command again answers from it; the option's usage errors.
+#[test]
+fn each_reply_on_its_own_keeps_the_roots_proof() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("store.redb");
+    // Black's double three; white to move.
+    let stones = "H8 A1 J8 C1 I7 A3 I9 O15 I8";
+    let args = [
+        "prove",
+        stones,
+        "--game",
+        "gomoku",
+        "--side",
+        "black",
+        "--each-reply",
+        "5",
+        "--threads",
+        "2",
+        "--json",
+        "--store",
+        store.to_str().unwrap(),
+    ];
+    let out = common::binary::cpbim(&args, b"", &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["result"], "proven");
+    let replies = v["each_reply"].as_array().unwrap();
+    // Every empty point of the 15×15 board but the nine stones.
+    assert_eq!(replies.len(), 225 - 9);
+    assert!(replies.iter().all(|r| r["result"] == "proven"));
+    assert_eq!(v["proof"]["replies"].as_array().unwrap().len(), 225 - 9);
+    let pos = cpbim::parse_position(stones, Game::GOMOKU).unwrap();
+    let board = Plain::from_position(Rules::of(pos.game()), &pos);
+    assert!(check_threat_proof(&board, colour(Color::Black), &v["proof"]).is_ok());
+    let again = common::binary::cpbim(&args, b"", &[]);
+    let w: serde_json::Value = serde_json::from_str(&again.stdout).unwrap();
+    assert_eq!(
+        (&w["result"], &w["nodes"], &w["store_hits"]),
+        (&v["result"], &0.into(), &1.into())
+    );
+    assert_eq!(w["each_reply"], serde_json::json!([]));
+    assert_eq!(w["proof"], v["proof"]);
+    // The side to move's own win, and Connect6: refused as usage.
+    let to_move = [
+        "prove",
+        stones,
+        "--game",
+        "gomoku",
+        "--side",
+        "white",
+        "--each-reply",
+        "5",
+    ];
+    assert_eq!(common::binary::cpbim(&to_move, b"", &[]).code, 2);
+    let connect6 = [
+        "prove",
+        "j10 k10 k11",
+        "--side",
+        "white",
+        "--each-reply",
+        "5",
+    ];
+    let out = common::binary::cpbim(&connect6, b"", &[]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("one stone a move"), "{}", out.stderr);
+}

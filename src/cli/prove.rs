@@ -79,6 +79,13 @@ pub struct ProveArgs {
     /// one.
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// With `--side`, in the games of one stone a move: prove each reply of the side to move
+    /// in a search of its own, SECONDS each at first, then those still open with 4× as long,
+    /// and so on (`--time` bounds the whole), farthest from the stones first, on `--threads`
+    /// at once; one hard reply no longer holds up the others (docs/search.md, "Each reply on
+    /// its own"). With `--store`, run again to resume.
+    #[arg(long, value_name = "SECONDS")]
+    each_reply: Option<f64>,
     /// Answer every legal defence, not only those inside the relevance zone (the reference
     /// the zone is measured against; much slower).
     #[arg(long)]
@@ -114,12 +121,28 @@ pub fn run(args: &ProveArgs) -> Result<()> {
         anyhow::bail!(why);
     }
     let limits = limits_of(args, &pos)?;
+    let each_reply = match args.each_reply {
+        None => None,
+        Some(_) if side == pos.to_move() => super::usage!(
+            "--each-reply: the replies of the side to move; give the other side with --side"
+        ),
+        Some(_) if game.p() != 1 => {
+            super::usage!("--each-reply: the games of one stone a move only")
+        }
+        Some(s) => Some(limits::seconds("each-reply", s)?),
+    };
     super::interrupt::soften();
     let progress = limits.progress.clone().expect("set by limits_of");
     let stop = &super::STOP;
-    let answer = with_progress(&progress, || {
+    let (answer, replies) = with_progress(&progress, || {
         super::with_game_model!(game, ModelName::Cpbim, M => {
-            Ok::<_, anyhow::Error>(prove::prove::<M>(&pos, side, &limits, stop))
+            Ok::<_, anyhow::Error>(match each_reply {
+                None => (prove::prove::<M>(&pos, side, &limits, stop), None),
+                Some(first) => {
+                    let r = prove::each_reply::prove_each_reply::<M>(&pos, side, &limits, first, stop);
+                    (r.answer, Some(r.replies))
+                }
+            })
         })
     })?;
     if let Some(e) = &answer.store_error {
@@ -136,14 +159,36 @@ pub fn run(args: &ProveArgs) -> Result<()> {
             .with_context(|| format!("writing the proof to {}", path.display()))?;
     }
     if args.json {
-        outln!(
-            "{}",
-            prove::report::answer_json(&pos, side, &limits, &answer)
-        )?;
+        let mut json = prove::report::answer_json(&pos, side, &limits, &answer);
+        if let Some(replies) = &replies {
+            json["each_reply"] = serde_json::to_value(replies)?;
+        }
+        outln!("{json}")?;
     } else {
         outln!("{}", text_of(side, &limits, &answer))?;
+        if let Some(replies) = &replies {
+            outln!("  {}", replies_text(replies))?;
+        }
     }
     Ok(())
+}
+
+/// How the replies' searches ended: how many proven, and in how many passes.
+fn replies_text(replies: &[prove::each_reply::ReplyResult]) -> String {
+    if replies.is_empty() {
+        return "the root's proof was in the store".to_string();
+    }
+    let count = |r: &str| replies.iter().filter(|x| x.result == r).count();
+    let passes = replies.iter().map(|r| r.passes).max().unwrap_or(0);
+    format!(
+        "each reply on its own: {} of {} proven, {} not proven, {} stopped, {} not searched, in {}",
+        count("proven"),
+        replies.len(),
+        count("not proven"),
+        count("stopped"),
+        count("not searched"),
+        cpbim::text::counted(passes as u64, "round"),
+    )
 }
 
 /// The search's limits from the options (checked).

@@ -4,6 +4,7 @@
 //! proofs it writes ([`tree`]); and the threat-space search ([`lambda`]: depth-first, or by proof numbers).
 
 mod dfpn;
+pub mod each_reply;
 pub mod expand;
 pub mod lambda;
 pub mod limits;

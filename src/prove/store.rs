@@ -54,7 +54,7 @@ pub struct StoreError {
 }
 
 /// The limits that shape a search's tree below the root: a failure is only known for them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Fingerprint {
     /// Leaf search depth in plies.
     pub leaf_depth: u32,
