@@ -137,7 +137,12 @@ pub fn prove_each_reply<M: Model>(
             let workers: Vec<_> = (0..limits.threads.max(1))
                 .map(|_| {
                     s.spawn(|| {
-                        while let Some(i) = lock(&next).next() {
+                        loop {
+                            // The lock is let go before the search (a guard in the loop's
+                            // condition would hold it through the body).
+                            let Some(i) = lock(&next).next() else {
+                                break;
+                            };
                             if halt.load(Ordering::Relaxed)
                                 || out_of_limits(limits, start, &results)
                             {
