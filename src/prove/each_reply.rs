@@ -11,7 +11,7 @@
 //! reply's proof: the same command run again takes the proven replies from it at once. The
 //! root's proof lists every reply (`pass` null), so it needs no zone.
 
-use super::limits::{Answer, Limits, Verdict};
+use super::limits::{Answer, Limits, Progress, Verdict};
 use super::lock;
 use super::store::Stored;
 use super::tree::{Reply, ThreatProof};
@@ -20,7 +20,7 @@ use crate::geom::{Color, Point};
 use crate::model::Model;
 use crate::renju;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Each pass over the replies still open gives each this many times the time of the pass
@@ -54,6 +54,8 @@ fn as_text<S: serde::Serializer>(x: &Point, s: S) -> Result<S::Ok, S::Error> {
 struct State {
     replies: Vec<(Point, Option<Answer>, ReplyResult)>,
     total: Answer,
+    /// The progress of each worker's search under way.
+    running: Vec<Option<Arc<Progress>>>,
 }
 
 /// The answer for the root and every reply's last search, farthest from the stones first.
@@ -97,6 +99,7 @@ pub fn prove_each_reply<M: Model>(
             .map(|&stone| (stone, None, ReplyResult::new(stone)))
             .collect(),
         total: empty_answer(),
+        running: vec![None; limits.threads.max(1)],
     });
     let halt = AtomicBool::new(false);
     let mut slice = first;
@@ -114,11 +117,11 @@ pub fn prove_each_reply<M: Model>(
             break;
         }
         let next = Mutex::new(open.into_iter());
-        let pass_limits = |spent: u64| {
+        let pass_limits = |spent: u64, progress: &Arc<Progress>| {
             let left = limits.max_time.map(|t| t.saturating_sub(start.elapsed()));
             Limits {
                 threads: 1,
-                progress: None,
+                progress: Some(progress.clone()),
                 max_time: Some(left.map_or(slice, |left| left.min(slice))),
                 max_nodes: limits.max_nodes.map(|n| n.saturating_sub(spent)),
                 ..limits.clone()
@@ -127,37 +130,48 @@ pub fn prove_each_reply<M: Model>(
         let done = AtomicBool::new(false);
         std::thread::scope(|s| {
             s.spawn(|| {
-                while !done.load(Ordering::Relaxed) {
+                for tick in 0.. {
+                    if done.load(Ordering::Relaxed) {
+                        break;
+                    }
                     if stop.load(Ordering::Relaxed) {
                         halt.store(true, Ordering::Relaxed);
+                    }
+                    if tick % 25 == 0 {
+                        publish(limits, &lock(&results));
                     }
                     std::thread::sleep(Duration::from_millis(20));
                 }
             });
             let workers: Vec<_> = (0..limits.threads.max(1))
-                .map(|_| {
-                    s.spawn(|| {
+                .map(|w| {
+                    let (next, results, halt) = (&next, &results, &halt);
+                    let pass_limits = &pass_limits;
+                    s.spawn(move || {
                         loop {
                             // The lock is let go before the search (a guard in the loop's
                             // condition would hold it through the body).
-                            let Some(i) = lock(&next).next() else {
+                            let Some(i) = lock(next).next() else {
                                 break;
                             };
-                            if halt.load(Ordering::Relaxed)
-                                || out_of_limits(limits, start, &results)
+                            if halt.load(Ordering::Relaxed) || out_of_limits(limits, start, results)
                             {
                                 break;
                             }
+                            let progress = Arc::new(Progress::default());
                             let (stone, spent) = {
-                                let state = lock(&results);
+                                let mut state = lock(results);
+                                state.running[w] = Some(progress.clone());
                                 (state.replies[i].0, state.total.nodes)
                             };
                             let after = pos.play(&[stone]).expect("a legal reply");
-                            let got = super::prove::<M>(&after, a, &pass_limits(spent), &halt);
+                            let l = pass_limits(spent, &progress);
+                            let got = super::prove::<M>(&after, a, &l, halt);
                             if got.verdict == Verdict::NotProven || got.store_error.is_some() {
                                 halt.store(true, Ordering::Relaxed);
                             }
-                            let mut state = lock(&results);
+                            let mut state = lock(results);
+                            state.running[w] = None;
                             state.total =
                                 sum(std::mem::replace(&mut state.total, empty_answer()), &got);
                             state.replies[i].2.record(&got, pass);
@@ -180,6 +194,7 @@ pub fn prove_each_reply<M: Model>(
     let State {
         replies: results,
         total,
+        ..
     } = results.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut answer = total;
     answer.verdict = root_verdict(&results);
@@ -267,7 +282,8 @@ fn farthest_first(pos: &Position, d: Color) -> Vec<Point> {
     moves
 }
 
-/// Publish the replies settled so far as the root's progress.
+/// Publish the replies settled so far as the root's progress, with the nodes and leaf
+/// searches of every search, those under way included.
 fn publish(limits: &Limits, state: &State) {
     let Some(p) = &limits.progress else {
         return;
@@ -280,14 +296,30 @@ fn publish(limits: &Limits, state: &State) {
                 .is_some_and(|a| matches!(a.verdict, Verdict::Proven(_)))
         })
         .count();
-    let total = &state.total;
+    let running = state.running.iter().flatten();
+    let load = |x: &std::sync::atomic::AtomicU64| x.load(Ordering::Relaxed);
+    let (nodes, leaves, known) = running.clone().fold(
+        (state.total.nodes, state.total.leaf_searches, 0),
+        |(n, l, k), r| {
+            (
+                n + load(&r.nodes),
+                l + load(&r.leaf_searches),
+                k + load(&r.known),
+            )
+        },
+    );
     p.root_done.store(proven as u64, Ordering::Relaxed);
     p.root_total.store(results.len() as u64, Ordering::Relaxed);
-    p.nodes.store(total.nodes, Ordering::Relaxed);
-    p.leaf_searches
-        .store(total.leaf_searches, Ordering::Relaxed);
-    let threats = results.iter().map(|(_, _, r)| r.threats).max().unwrap_or(0);
-    p.threats.store(threats, Ordering::Relaxed);
+    p.nodes.store(nodes, Ordering::Relaxed);
+    p.leaf_searches.store(leaves, Ordering::Relaxed);
+    p.known.store(known, Ordering::Relaxed);
+    if let Some(stored) = running.clone().map(|r| load(&r.stored)).max() {
+        p.stored.store(stored, Ordering::Relaxed);
+    }
+    let threats = results.iter().map(|(_, _, r)| r.threats);
+    let threats = threats.chain(running.map(|r| r.threats.load(Ordering::Relaxed)));
+    p.threats
+        .store(threats.max().unwrap_or(0), Ordering::Relaxed);
 }
 
 impl ReplyResult {
