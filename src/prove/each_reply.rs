@@ -83,10 +83,12 @@ pub fn prove_each_reply<M: Model>(
     );
     let start = Instant::now();
     if let Some(proof) = stored_proof(pos, a, limits) {
-        let mut answer = empty_answer();
-        answer.verdict = Verdict::Proven(proof);
-        answer.store_hits = 1;
-        answer.time = start.elapsed();
+        let answer = Answer {
+            verdict: Verdict::Proven(proof),
+            store_hits: 1,
+            time: start.elapsed(),
+            ..Answer::default()
+        };
         return EachReply {
             answer,
             replies: Vec::new(),
@@ -98,7 +100,7 @@ pub fn prove_each_reply<M: Model>(
             .iter()
             .map(|&stone| (stone, None, ReplyResult::new(stone)))
             .collect(),
-        total: empty_answer(),
+        total: Answer::default(),
         running: vec![None; limits.threads.max(1)],
     });
     let halt = AtomicBool::new(false);
@@ -172,8 +174,7 @@ pub fn prove_each_reply<M: Model>(
                             }
                             let mut state = lock(results);
                             state.running[w] = None;
-                            state.total =
-                                sum(std::mem::replace(&mut state.total, empty_answer()), &got);
+                            state.total = sum(std::mem::take(&mut state.total), &got);
                             state.replies[i].2.record(&got, pass);
                             state.replies[i].1 = Some(got);
                             publish(limits, &state);
@@ -341,23 +342,6 @@ impl ReplyResult {
         self.nodes += got.nodes;
         self.time_ms += got.time.as_secs_f64() * 1e3;
         self.passes = pass;
-    }
-}
-
-/// An answer of nothing yet.
-fn empty_answer() -> Answer {
-    Answer {
-        verdict: Verdict::NotProven,
-        threats: 0,
-        nodes: 0,
-        leaf_searches: 0,
-        leaf_nodes: 0,
-        time: Duration::ZERO,
-        leaf_time: Duration::ZERO,
-        store_hits: 0,
-        store_time: Duration::ZERO,
-        store_error: None,
-        refutation: None,
     }
 }
 

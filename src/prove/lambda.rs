@@ -22,7 +22,7 @@ use crate::search::proof::ProofNode;
 use crate::search::{Config, Solver};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Prove that `a` wins in `pos`, within `limits`, with model `M` at the leaves. When `a` is
 /// not to move, every move of the side to move must be answered (inside the zone of `a`'s
@@ -134,19 +134,7 @@ impl<'s, M: Model> Prover<'s, M> {
             winners: Vec::with_capacity(KILLERS + 1),
             refutation: None,
             published: (0, 0),
-            answer: Answer {
-                verdict: Verdict::NotProven,
-                threats: 0,
-                nodes: 0,
-                leaf_searches: 0,
-                leaf_nodes: 0,
-                time: Duration::ZERO,
-                leaf_time: Duration::ZERO,
-                store_hits: 0,
-                store_time: Duration::ZERO,
-                store_error: None,
-                refutation: None,
-            },
+            answer: Answer::default(),
         }
     }
 

@@ -188,6 +188,25 @@ impl Verdict {
     }
 }
 
+/// Nothing decided yet ("not proven"), nothing spent.
+impl Default for Answer {
+    fn default() -> Self {
+        Answer {
+            verdict: Verdict::NotProven,
+            threats: 0,
+            nodes: 0,
+            leaf_searches: 0,
+            leaf_nodes: 0,
+            time: Duration::ZERO,
+            leaf_time: Duration::ZERO,
+            store_hits: 0,
+            store_time: Duration::ZERO,
+            store_error: None,
+            refutation: None,
+        }
+    }
+}
+
 impl Answer {
     /// The threats on the proof's longest line when proven, else the threat budget reached.
     pub fn threats_reached(&self) -> u32 {
