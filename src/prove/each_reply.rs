@@ -345,17 +345,9 @@ impl ReplyResult {
     }
 }
 
-/// `s` with the costs of `a` added (the first store error kept).
+/// `s` with the costs of `a` added, and the larger threat count.
 fn sum(mut s: Answer, a: &Answer) -> Answer {
     s.threats = s.threats.max(a.threats_reached());
-    s.nodes += a.nodes;
-    s.leaf_searches += a.leaf_searches;
-    s.leaf_nodes += a.leaf_nodes;
-    s.leaf_time += a.leaf_time;
-    s.store_hits += a.store_hits;
-    s.store_time += a.store_time;
-    if s.store_error.is_none() {
-        s.store_error.clone_from(&a.store_error);
-    }
+    s.add_costs(a);
     s
 }

@@ -163,16 +163,7 @@ impl<M: Model> Prover<'_, M> {
 
     /// Count what a worker did (it published its progress itself).
     pub(super) fn absorb(&mut self, w: Answer) {
-        let a = &mut self.answer;
-        a.nodes += w.nodes;
-        a.leaf_searches += w.leaf_searches;
-        a.leaf_nodes += w.leaf_nodes;
-        a.leaf_time += w.leaf_time;
-        a.store_hits += w.store_hits;
-        a.store_time += w.store_time;
-        if a.store_error.is_none() {
-            a.store_error = w.store_error;
-        }
+        self.answer.add_costs(&w);
         self.published.0 += w.nodes;
         self.published.1 += w.leaf_searches;
     }

@@ -208,6 +208,20 @@ impl Default for Answer {
 }
 
 impl Answer {
+    /// Add what `w` (another search's answer) cost: nodes, leaf searches, times, store hits;
+    /// its store error kept when this answer has none.
+    pub fn add_costs(&mut self, w: &Answer) {
+        self.nodes += w.nodes;
+        self.leaf_searches += w.leaf_searches;
+        self.leaf_nodes += w.leaf_nodes;
+        self.leaf_time += w.leaf_time;
+        self.store_hits += w.store_hits;
+        self.store_time += w.store_time;
+        if self.store_error.is_none() {
+            self.store_error.clone_from(&w.store_error);
+        }
+    }
+
     /// The threats on the proof's longest line when proven, else the threat budget reached.
     pub fn threats_reached(&self) -> u32 {
         match &self.verdict {
