@@ -80,6 +80,7 @@ fn mutated_arguments_and_files() {
         let file = dir.join(format!("input{i}.txt"));
         std::fs::write(&file, input).unwrap();
         let f = file.as_os_str();
+        let merged = dir.join("merged.redb");
         let os = |s: &'static str| -> &OsStr { s.as_ref() };
         for args in [
             vec![
@@ -131,6 +132,15 @@ fn mutated_arguments_and_files() {
                 os("2000"),
                 os("--nodes"),
                 os("50"),
+            ],
+            // A mutated file given as a proof store: refused, never a panic.
+            vec![os("store"), os("info"), f],
+            vec![
+                os("store"),
+                os("merge"),
+                f,
+                os("--into"),
+                merged.as_os_str(),
             ],
         ] {
             let o = cpbim(&args, b"", &[]);

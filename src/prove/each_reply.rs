@@ -33,7 +33,7 @@ pub struct ReplyResult {
     /// The reply.
     #[serde(rename = "move", serialize_with = "as_text")]
     pub stone: Point,
-    /// `proven`, `not proven` or `stopped`.
+    /// `proven`, `not proven` or `stopped`; `not searched` when the run ended before it.
     pub result: &'static str,
     /// The threats on the proof's longest line when proven, else the budget reached.
     pub threats: u32,
