@@ -107,15 +107,19 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
 impl<'s, M: Model> Prover<'s, M> {
     /// A prover of `a`'s win within `limits`, stopped by `stop`, its time counted from `start`.
     pub(super) fn new(limits: &'s Limits, a: Color, stop: &'s AtomicBool, start: Instant) -> Self {
+        let mut solver = Solver::new(Config {
+            depth: limits.leaf_depth,
+            max_nodes: Some(limits.leaf_nodes),
+            proof: true,
+            complete: true,
+            tt_entries: 1 << 18,
+            ..Config::default()
+        });
+        // The leaves are positions near one another, and their searches share subtrees:
+        // the leaf solver's table keeps what each proved for the next.
+        solver.keep_table(true);
         Prover {
-            solver: Solver::new(Config {
-                depth: limits.leaf_depth,
-                max_nodes: Some(limits.leaf_nodes),
-                proof: true,
-                complete: true,
-                tt_entries: 1 << 18,
-                ..Config::default()
-            }),
+            solver,
             limits,
             a,
             d: a.opponent(),

@@ -88,7 +88,7 @@ mod tests {
     use crate::game::Game;
     use crate::geom::{Color, Point};
     use crate::model::{Cpbim, Cpbim5, Model};
-    use crate::search::{Config, Solution, Solver};
+    use crate::search::{Config, Outcome, Solution, Solver};
     use proptest::prelude::*;
     use std::sync::atomic::AtomicBool;
 
@@ -104,21 +104,13 @@ mod tests {
         )
     }
 
-    /// One solver asked about a walk of boards (stones added near the centre, the last ones
-    /// taken back, a jump to another board, a search stopped by its node limit) answers each
-    /// board as a solver that never searched before.
-    fn walk<M: Model>(game: Game, steps: &[(u8, u8, u8)]) -> Result<(), TestCaseError> {
-        let config = |max_nodes| Config {
-            depth: 4 * game.p() as u32 * 2,
-            max_nodes,
-            proof: true,
-            ..Config::default()
-        };
-        let stop = AtomicBool::new(false);
-        let mut kept = Solver::<M>::new(config(None));
+    /// A walk of boards: stones added near the centre, the last ones taken back, a jump to
+    /// another board; each with whether its search is to be stopped by a node limit.
+    fn walk(game: Game, steps: &[(u8, u8, u8)]) -> Vec<(Board, bool)> {
         let centre = (game.m() / 2, game.n() / 2);
         let mut board = Board::new(game);
         let mut played: Vec<Point> = Vec::new();
+        let mut boards = Vec::new();
         for &(op, dx, dy) in steps {
             let x = Point::new(
                 centre.0 + dx as usize % 7 - 3,
@@ -148,21 +140,73 @@ mod tests {
                 }
                 _ => {}
             }
-            let limited = op % 8 == 7;
-            kept.set_config(config(limited.then_some(20)));
-            let mut fresh = Solver::<M>::new(config(limited.then_some(20)));
+            boards.push((board.clone(), op % 8 == 7));
+        }
+        boards
+    }
+
+    fn config(game: Game, max_nodes: Option<u64>) -> Config {
+        Config {
+            depth: 4 * game.p() as u32 * 2,
+            max_nodes,
+            proof: true,
+            ..Config::default()
+        }
+    }
+
+    /// One solver asked about a walk of boards (a search stopped by its node limit among
+    /// them) answers each board as a solver that never searched before.
+    fn kept_model<M: Model>(game: Game, steps: &[(u8, u8, u8)]) -> Result<(), TestCaseError> {
+        let stop = AtomicBool::new(false);
+        let mut kept = Solver::<M>::new(config(game, None));
+        for (board, limited) in walk(game, steps) {
+            let config = || config(game, limited.then_some(20));
+            kept.set_config(config());
             for a in [Color::Black, Color::White] {
+                let mut fresh = Solver::<M>::new(config());
                 let (k, f) = (
                     kept.first_win(&board, a, &stop),
                     fresh.first_win(&board, a, &stop),
                 );
                 prop_assert_eq!(answer(&k), answer(&f));
-                let mut fresh = Solver::<M>::new(config(limited.then_some(20)));
+                let mut fresh = Solver::<M>::new(config());
                 let (k, f) = (
                     kept.solve_for(&board, a, &stop),
                     fresh.solve_for(&board, a, &stop),
                 );
                 prop_assert_eq!(answer(&k), answer(&f));
+            }
+        }
+        Ok(())
+    }
+
+    /// Solvers whose tables keep what earlier searches proved — one for each attacker, and
+    /// one for both in turn (its table forgotten at each change) — answer a walk of boards as
+    /// fresh solvers do: the same outcome wherever both decide (a node limit may stop one of
+    /// them and not the other: the kept table shortens searches).
+    fn kept_table<M: Model>(game: Game, steps: &[(u8, u8, u8)]) -> Result<(), TestCaseError> {
+        let stop = AtomicBool::new(false);
+        let keeping = || {
+            let mut s = Solver::<M>::new(config(game, None));
+            s.keep_table(true);
+            s
+        };
+        let (mut by_side, mut both) = ([keeping(), keeping()], keeping());
+        for (board, limited) in walk(game, steps) {
+            let config = || config(game, limited.then_some(20));
+            for a in [Color::Black, Color::White] {
+                let fresh = Solver::<M>::new(config())
+                    .first_win(&board, a, &stop)
+                    .outcome;
+                for s in [&mut by_side[a.index()], &mut both] {
+                    s.set_config(config());
+                    let kept = s.first_win(&board, a, &stop).outcome;
+                    let decided = |o| o != Outcome::Unknown;
+                    if decided(kept) && decided(fresh) {
+                        prop_assert_eq!(kept, fresh, "{:?} attacking", a);
+                    }
+                    prop_assert!(limited || decided(kept));
+                }
             }
         }
         Ok(())
@@ -174,9 +218,18 @@ mod tests {
         fn a_kept_model_searches_as_a_fresh_one(
             steps in proptest::collection::vec((any::<u8>(), any::<u8>(), any::<u8>()), 1..60),
         ) {
-            walk::<Cpbim>(Game::CONNECT6, &steps)?;
-            walk::<Cpbim5>(Game::GOMOKU, &steps)?;
-            walk::<Cpbim5>(Game::RENJU, &steps)?;
+            kept_model::<Cpbim>(Game::CONNECT6, &steps)?;
+            kept_model::<Cpbim5>(Game::GOMOKU, &steps)?;
+            kept_model::<Cpbim5>(Game::RENJU, &steps)?;
+        }
+
+        #[test]
+        fn a_kept_table_answers_as_a_fresh_one(
+            steps in proptest::collection::vec((any::<u8>(), any::<u8>(), any::<u8>()), 1..60),
+        ) {
+            kept_table::<Cpbim>(Game::CONNECT6, &steps)?;
+            kept_table::<Cpbim5>(Game::GOMOKU, &steps)?;
+            kept_table::<Cpbim5>(Game::RENJU, &steps)?;
         }
     }
 }

@@ -235,6 +235,10 @@ pub struct Solver<M: Model> {
     /// solver can be shared between threads whatever its model (the Rebuilt model is not
     /// `Sync`); reached through `&mut self`, it is never locked.
     kept: Mutex<Option<Kept<M>>>,
+    /// With [`Solver::keep_table`]: the attacker and attack rule whose facts the table holds
+    /// from earlier searches (`None`: each search starts from an empty table).
+    table_of: Option<(Color, bool)>,
+    keep_table: bool,
 }
 
 impl<M: Model> Solver<M> {
@@ -244,6 +248,28 @@ impl<M: Model> Solver<M> {
             tt: TranspositionTable::new(config.tt_entries),
             config,
             kept: Mutex::new(None),
+            table_of: None,
+            keep_table: false,
+        }
+    }
+
+    /// Let the table keep what earlier searches proved (by default every search starts from
+    /// an empty one, so that its nodes do not depend on what was searched before). Sound: an
+    /// entry is a fact about its position alone, for one attacker under one attack rule, and
+    /// the table is forgotten when either changes. A caller that searches many positions
+    /// near one another (the proof search's leaves) finds their common subtrees proven.
+    pub fn keep_table(&mut self, keep: bool) {
+        self.keep_table = keep;
+        self.table_of = None;
+    }
+
+    /// Start a search of `attacker`'s win: a new generation of the table unless the table
+    /// is kept and its facts are of this attacker and attack rule.
+    fn new_search(&mut self, attacker: Color) {
+        let of = Some((attacker, self.config.complete));
+        if !self.keep_table || self.table_of != of {
+            self.tt.new_search();
+            self.table_of = of.filter(|_| self.keep_table);
         }
     }
 
@@ -257,6 +283,7 @@ impl<M: Model> Solver<M> {
     pub fn set_config(&mut self, config: Config) {
         if config.tt_entries != self.config.tt_entries {
             self.tt = TranspositionTable::new(config.tt_entries);
+            self.table_of = None;
         }
         self.config = config;
     }
@@ -329,7 +356,7 @@ impl<M: Model> Solver<M> {
         attacker: Color,
         stop: &AtomicBool,
     ) -> (Outcome, u32, u64) {
-        self.tt.new_search();
+        self.new_search(attacker);
         let (_, limit) = self.limit(board);
         let start = Instant::now();
         let m = Kept::model(kept_slot(&mut self.kept), board);
@@ -363,7 +390,7 @@ impl<M: Model> Solver<M> {
         stop: &AtomicBool,
         win_only: bool,
     ) -> Solution {
-        self.tt.new_search();
+        self.new_search(attacker);
         let start = Instant::now();
         let (_, limit) = self.limit(board);
         let m = Kept::model(kept_slot(&mut self.kept), board);
