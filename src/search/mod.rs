@@ -33,6 +33,7 @@ pub mod tt;
 pub use ordering::Ordering;
 
 use crate::board::{Board, Position};
+use crate::game::Game;
 use crate::geom::{Color, Point, MAX_POINTS as POINTS};
 use crate::model::Model;
 use crate::renju;
@@ -235,9 +236,9 @@ pub struct Solver<M: Model> {
     /// solver can be shared between threads whatever its model (the Rebuilt model is not
     /// `Sync`); reached through `&mut self`, it is never locked.
     kept: Mutex<Option<Kept<M>>>,
-    /// With [`Solver::keep_table`]: the attacker and attack rule whose facts the table holds
-    /// from earlier searches (`None`: each search starts from an empty table).
-    table_of: Option<(Color, bool)>,
+    /// With [`Solver::keep_table`]: the game, attacker and attack rule whose facts the table
+    /// holds from earlier searches (`None`: each search starts from an empty table).
+    table_of: Option<(Game, Color, bool)>,
     keep_table: bool,
 }
 
@@ -255,18 +256,18 @@ impl<M: Model> Solver<M> {
 
     /// Let the table keep what earlier searches proved (by default every search starts from
     /// an empty one, so that its nodes do not depend on what was searched before). Sound: an
-    /// entry is a fact about its position alone, for one attacker under one attack rule, and
-    /// the table is forgotten when either changes. A caller that searches many positions
+    /// entry is a fact about its position alone, for one game, attacker and attack rule, and
+    /// the table is forgotten when any of them changes. A caller that searches many positions
     /// near one another (the proof search's leaves) finds their common subtrees proven.
     pub fn keep_table(&mut self, keep: bool) {
         self.keep_table = keep;
         self.table_of = None;
     }
 
-    /// Start a search of `attacker`'s win: a new generation of the table unless the table
-    /// is kept and its facts are of this attacker and attack rule.
-    fn new_search(&mut self, attacker: Color) {
-        let of = Some((attacker, self.config.complete));
+    /// Start a search of `attacker`'s win in `game`: a new generation of the table unless the
+    /// table is kept and its facts are of this game, attacker and attack rule.
+    fn new_search(&mut self, game: Game, attacker: Color) {
+        let of = Some((game, attacker, self.config.complete));
         if !self.keep_table || self.table_of != of {
             self.tt.new_search();
             self.table_of = of.filter(|_| self.keep_table);
@@ -356,7 +357,7 @@ impl<M: Model> Solver<M> {
         attacker: Color,
         stop: &AtomicBool,
     ) -> (Outcome, u32, u64) {
-        self.new_search(attacker);
+        self.new_search(*board.game(), attacker);
         let (_, limit) = self.limit(board);
         let start = Instant::now();
         let m = Kept::model(kept_slot(&mut self.kept), board);
@@ -390,7 +391,7 @@ impl<M: Model> Solver<M> {
         stop: &AtomicBool,
         win_only: bool,
     ) -> Solution {
-        self.new_search(attacker);
+        self.new_search(*board.game(), attacker);
         let start = Instant::now();
         let (_, limit) = self.limit(board);
         let m = Kept::model(kept_slot(&mut self.kept), board);
