@@ -145,9 +145,8 @@ pub fn run(args: &ProveArgs) -> Result<()> {
             })
         })
     })?;
-    if let Some(e) = &answer.store_error {
-        anyhow::bail!("{e}; the search stopped (what was committed before stays in the store)");
-    }
+    // A store that failed ends the command with its error, after the answer and the proof
+    // are written: nothing found is lost with it.
     if let (Some(path), Verdict::Proven(proof)) = (&args.proof, &answer.verdict) {
         let json = serde_json::to_string(proof)?;
         cpbim::files::write(path, json + "\n")
@@ -159,18 +158,26 @@ pub fn run(args: &ProveArgs) -> Result<()> {
             .with_context(|| format!("writing the proof to {}", path.display()))?;
     }
     if args.json {
-        let mut json = prove::report::answer_json(&pos, side, &limits, &answer);
+        let mut json = prove::report::AnswerJson::new(&pos, side, &limits, &answer);
         if let Some(replies) = &replies {
-            json["each_reply"] = serde_json::to_value(replies)?;
+            json.head["each_reply"] = serde_json::to_value(replies)?;
         }
-        outln!("{json}")?;
+        outln!("{}", serde_json::to_string(&json)?)?;
     } else {
         outln!("{}", text_of(side, &limits, &answer))?;
         if let Some(replies) = &replies {
             outln!("  {}", replies_text(replies))?;
         }
     }
-    Ok(())
+    match (&answer.store_error, &answer.verdict) {
+        (Some(e), Verdict::Proven(_)) => {
+            anyhow::bail!("{e}; the proof is in the answer above but not in the store")
+        }
+        (Some(e), _) => {
+            anyhow::bail!("{e}; the search stopped (what was committed before stays in the store)")
+        }
+        (None, _) => Ok(()),
+    }
 }
 
 /// How the replies' searches ended: how many proven, and in how many passes.

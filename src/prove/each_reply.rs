@@ -206,12 +206,14 @@ pub fn prove_each_reply<M: Model>(
     if answer.store_error.is_some() {
         answer.verdict = Verdict::Stopped;
     }
+    // The root's proof is kept when it fits (its replies' proofs are kept anyway, so the same
+    // command rebuilds it from them); a store that fails here loses nothing of it: the proof
+    // is still the answer, beside the error.
     if let (Some(store), Verdict::Proven(proof)) = (&limits.store, &answer.verdict) {
         let mut store = lock(store);
         store.put_proof(pos.board(), a, proof);
         if let Err(e) = store.flush() {
             answer.store_error = Some(e.to_string());
-            answer.verdict = Verdict::Stopped;
         }
     }
     answer.time = start.elapsed();

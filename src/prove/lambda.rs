@@ -93,7 +93,10 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
         prover.keep(pos.board(), Some(&proof), 0, u64::MAX);
     }
     prover.flush_store(true);
-    if prover.answer.store_error.is_some() {
+    // A store that failed stopped the search, unless it failed only to keep the proof found:
+    // the proof is still the answer (beside the error).
+    let proven = matches!(prover.answer.verdict, Verdict::Proven(_));
+    if prover.answer.store_error.is_some() && !proven {
         prover.answer.verdict = Verdict::Stopped;
     }
     if prover.answer.verdict != Verdict::NotProven {

@@ -42,6 +42,11 @@ const FAILED: TableDefinition<&[u8], u64> = TableDefinition::new("failed");
 /// is a threat-space proof).
 const FORMAT: u8 = 3;
 
+/// The largest proof kept, in bytes of JSON (redb holds values up to 3 GiB). A larger proof is
+/// of a position whose parts' proofs are kept: `--each-reply`'s root, whose replies' proofs
+/// the store holds, is rebuilt from them.
+pub const LARGEST_PROOF: usize = 1 << 30;
+
 /// Pending writes are committed at least this often.
 pub const FLUSH_EVERY: Duration = Duration::from_secs(5);
 
@@ -313,13 +318,18 @@ impl Store {
         }))
     }
 
-    /// Keep `proof` of `a`'s win, `a` to move on `b` (committed by a later flush).
-    pub fn put_proof(&mut self, b: &Board, a: Color, proof: &ThreatProof) {
+    /// Keep `proof` of `a`'s win, `a` to move on `b` (committed by a later flush), unless its
+    /// JSON is larger than [`LARGEST_PROOF`]: false then.
+    pub fn put_proof(&mut self, b: &Board, a: Color, proof: &ThreatProof) -> bool {
         let (key, sym) = canonical(b, a);
         let game = b.game();
         let canonical = proof.map_points(&|x| apply(sym, x, game.m(), game.n()));
         let bytes = serde_json::to_vec(&canonical).expect("a proof is plain JSON");
-        self.proven.insert(key, bytes);
+        let fits = bytes.len() <= LARGEST_PROOF;
+        if fits {
+            self.proven.insert(key, bytes);
+        }
+        fits
     }
 
     /// Keep that `a`, to move on `b`, was not proven within `t` threats under `f`, the
@@ -455,7 +465,9 @@ impl<M: Model> Prover<'_, M> {
             let start = Instant::now();
             let mut store = lock(store);
             match found {
-                Some(proof) => store.put_proof(b, self.a, proof),
+                Some(proof) => {
+                    store.put_proof(b, self.a, proof);
+                }
                 None => {
                     let refuters = &self.killers[..self.killers.len().min(2)];
                     store.put_failed(b, self.a, &fingerprint, t, refuters);

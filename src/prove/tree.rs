@@ -26,10 +26,12 @@
 //! `replies` the moves inside its zone; without a pass win every legal move is listed.
 
 use crate::geom::Point;
-use crate::search::proof::ProofNode;
+use crate::search::proof::{Defense, NodeFields, ProofNode, NOT_A_NODE};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer};
 
 /// A proof that the attacker, to move, wins.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(untagged)]
 pub enum ThreatProof {
     /// The leaf search (`solve`'s double threats or fours) wins from here.
@@ -68,7 +70,7 @@ pub enum ThreatProof {
 }
 
 /// A defence after a threat, answered.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(untagged)]
 pub enum Reply {
     /// A whole defender move and the proof after it.
@@ -87,6 +89,118 @@ pub enum Reply {
         /// The whole moves through `stone` that `pass` does not answer, each answered.
         replies: Vec<Reply>,
     },
+}
+
+/// A proof's fields as they are read (serde's untagged enums copy every subtree at each level:
+/// see [`NodeFields`]). The first of `leaf`, `threat`, `quiet` there tells the kind; with none
+/// of them it is a defender's root. A `pass` after a threat is a leaf proof node, whose fields
+/// are the last three.
+#[derive(Deserialize)]
+struct ProofFields {
+    leaf: Option<ProofNode>,
+    threat: Option<Vec<Point>>,
+    quiet: Option<Vec<Point>>,
+    /// Absent (`None`), `null` (`Some(None)`) or a proof or node.
+    #[serde(default, deserialize_with = "present")]
+    pass: Option<Option<Box<ProofFields>>>,
+    replies: Option<Vec<Reply>>,
+    six: Option<Vec<Point>>,
+    attack: Option<Vec<Point>>,
+    defenses: Option<Vec<Defense>>,
+}
+
+/// A field that is there, `null` or not.
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+impl ProofFields {
+    fn into_proof(self) -> Result<ThreatProof, String> {
+        let need = |what: &str| format!("a proof with {what}");
+        if let Some(leaf) = self.leaf {
+            return Ok(ThreatProof::Leaf { leaf });
+        }
+        let replies = self
+            .replies
+            .ok_or_else(|| need("\"leaf\" or \"replies\""))?;
+        if let Some(threat) = self.threat {
+            let pass = self
+                .pass
+                .flatten()
+                .ok_or_else(|| need("\"threat\" has a \"pass\""))?;
+            let pass = pass.into_node().ok_or(NOT_A_NODE)?;
+            return Ok(ThreatProof::Threat {
+                threat,
+                pass,
+                replies,
+            });
+        }
+        let pass = match self.pass.flatten() {
+            Some(p) => Some(Box::new(p.into_proof()?)),
+            None => None,
+        };
+        Ok(match (self.quiet, pass) {
+            (Some(quiet), Some(pass)) => ThreatProof::Quiet {
+                quiet,
+                pass,
+                replies,
+            },
+            (Some(_), None) => return Err(need("\"quiet\" has a \"pass\"")),
+            (None, pass) => ThreatProof::Defence { pass, replies },
+        })
+    }
+
+    fn into_node(self) -> Option<ProofNode> {
+        NodeFields {
+            six: self.six,
+            attack: self.attack,
+            defenses: self.defenses,
+        }
+        .into_node()
+    }
+}
+
+impl<'de> Deserialize<'de> for ThreatProof {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        ProofFields::deserialize(d)?
+            .into_proof()
+            .map_err(D::Error::custom)
+    }
+}
+
+/// A reply's fields as they are read: `stones` and `next`, or `stone`, `pass` and `replies`.
+#[derive(Deserialize)]
+struct ReplyFields {
+    stones: Option<Vec<Point>>,
+    next: Option<ThreatProof>,
+    stone: Option<Point>,
+    pass: Option<ProofNode>,
+    replies: Option<Vec<Reply>>,
+}
+
+impl<'de> Deserialize<'de> for Reply {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match ReplyFields::deserialize(d)? {
+            ReplyFields {
+                stones: Some(stones),
+                next: Some(next),
+                ..
+            } => Ok(Reply::Move { stones, next }),
+            ReplyFields {
+                stone: Some(stone),
+                pass: Some(pass),
+                replies: Some(replies),
+                ..
+            } => Ok(Reply::Stone {
+                stone,
+                pass,
+                replies,
+            }),
+            _ => Err(D::Error::custom(
+                "a reply has \"stones\" and \"next\", or \"stone\", \"pass\" and \"replies\"",
+            )),
+        }
+    }
 }
 
 impl ThreatProof {
@@ -221,5 +335,75 @@ impl Reply {
                 pass.size() + replies.iter().map(Reply::size).sum::<usize>()
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Read and written again, each kind of proof, reply and node gives back the same text.
+    #[test]
+    fn every_kind_reads_back_as_written() {
+        let six = r#"{"six":["K10"]}"#;
+        let node =
+            format!(r#"{{"attack":["J10"],"defenses":[{{"stones":["L10"],"next":{six}}}]}}"#);
+        let leaf = format!(r#"{{"leaf":{node}}}"#);
+        let threat = format!(
+            r#"{{"threat":["H8"],"pass":{six},"replies":[{{"stones":["G8"],"next":{leaf}}}]}}"#
+        );
+        let quiet = format!(r#"{{"quiet":["H9"],"pass":{threat},"replies":[]}}"#);
+        let stone = format!(
+            r#"{{"threat":["A1","A2"],"pass":{node},"replies":[{{"stone":"B1","pass":{six},"replies":[{{"stones":["B1","B2"],"next":{leaf}}}]}}]}}"#
+        );
+        let texts = [
+            leaf.clone(),
+            threat.clone(),
+            quiet.clone(),
+            stone,
+            format!(r#"{{"pass":{quiet},"replies":[{{"stones":["C3"],"next":{threat}}}]}}"#),
+            format!(r#"{{"pass":null,"replies":[{{"stones":["C3"],"next":{leaf}}}]}}"#),
+        ];
+        for text in texts {
+            let proof: ThreatProof = serde_json::from_str(&text).expect(&text);
+            assert_eq!(serde_json::to_string(&proof).unwrap(), text);
+        }
+        // A root without "pass" is a defender's root without a pass win, as with null.
+        let bare: ThreatProof = serde_json::from_str(r#"{"replies":[]}"#).unwrap();
+        assert_eq!(
+            bare,
+            ThreatProof::Defence {
+                pass: None,
+                replies: Vec::new()
+            }
+        );
+    }
+
+    /// What is not a proof is refused, saying what one needs.
+    #[test]
+    fn what_is_not_a_proof_is_refused() {
+        let refused = |text: &str, says: &str| {
+            let e = serde_json::from_str::<ThreatProof>(text).unwrap_err();
+            assert!(e.to_string().contains(says), "{text}: {e}");
+        };
+        refused(
+            r#"{"threat":["H8"],"replies":[]}"#,
+            r#""threat" has a "pass""#,
+        );
+        refused(
+            r#"{"threat":["H8"],"pass":{"leaf":{"six":["K10"]}},"replies":[]}"#,
+            "a proof node has",
+        );
+        refused(
+            r#"{"quiet":["H8"],"replies":[]}"#,
+            r#""quiet" has a "pass""#,
+        );
+        refused(r#"{"pass":null}"#, r#""leaf" or "replies""#);
+        refused(r#"{"leaf":{"attack":["J10"]}}"#, "a proof node has");
+        refused(
+            r#"{"replies":[{"stones":["C3"]}]}"#,
+            r#"a reply has "stones" and "next""#,
+        );
+        refused(r#"{"leaf":{"six":["Z99"]}}"#, "Z99");
     }
 }
