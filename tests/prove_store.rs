@@ -479,3 +479,44 @@ fn each_reply_on_its_own_keeps_the_roots_proof() {
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(out.stderr.contains("one stone a move"), "{}", out.stderr);
 }
+
+/// A proof deeper than serde_json's 128 levels (a VCF of 81 plies at the root, mintaka-deep-a
+/// of the bundled problems) is kept and read back from the store whole: the same proof,
+/// accepted by the checker.
+#[test]
+fn a_deep_proof_is_read_back_from_the_store() {
+    let problems = cpbim::problems::parse_problems(cpbim::problems::BUILT_IN_VCF).unwrap();
+    let deep = problems.iter().find(|p| p.id == "mintaka-deep-a").unwrap();
+    let pos = deep.position(Game::RENJU).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.redb");
+    let limits = || Limits {
+        root_depth: 200,
+        threads: 1,
+        ..Limits::default()
+    };
+    let first = run_on::<cpbim::model::Cpbim5>(&pos, &path, limits());
+    let again = run_on::<cpbim::model::Cpbim5>(&pos, &path, limits());
+    assert_eq!((again.nodes, again.store_hits), (0, 1));
+    assert!(again.store_error.is_none(), "{:?}", again.store_error);
+    let (Verdict::Proven(a), Verdict::Proven(b)) = (&first.verdict, &again.verdict) else {
+        panic!("{:?} then {:?}", first.verdict.name(), again.verdict.name());
+    };
+    assert_eq!(a, b);
+    let depth = |v: &serde_json::Value| -> usize {
+        fn d(v: &serde_json::Value) -> usize {
+            match v {
+                serde_json::Value::Object(m) => 1 + m.values().map(d).max().unwrap_or(0),
+                serde_json::Value::Array(a) => 1 + a.iter().map(d).max().unwrap_or(0),
+                _ => 0,
+            }
+        }
+        d(v)
+    };
+    let json = serde_json::to_string(b).unwrap();
+    let mut reader = serde_json::Deserializer::from_str(&json);
+    reader.disable_recursion_limit();
+    let value = serde::Deserialize::deserialize(&mut reader).unwrap();
+    assert!(depth(&value) > 128, "{}", depth(&value));
+    assert!(checked(&pos, &again).is_ok());
+}

@@ -304,7 +304,7 @@ impl Store {
         let game = b.game();
         let back = |x: Point| apply(inverse(sym), x, game.m(), game.n());
         if let Some(bytes) = proof {
-            let proof: ThreatProof = serde_json::from_slice(&bytes).map_err(|e| self.error(&e))?;
+            let proof = read_proof(&bytes).map_err(|e| self.error(&e))?;
             return Ok(Some(Stored::Proven(proof.map_points(&back))));
         }
         Ok(failed.map(|v| {
@@ -396,6 +396,17 @@ impl Store {
 }
 
 /// The error `e` of the store at `path`.
+/// A proof from its JSON, however deep (serde_json stops at 128 levels by default; a proof
+/// whose leaf is a VCF of 81 plies has more): the stack grows as the reading needs it.
+fn read_proof(bytes: &[u8]) -> serde_json::Result<ThreatProof> {
+    use serde::Deserialize;
+    let mut json = serde_json::Deserializer::from_slice(bytes);
+    json.disable_recursion_limit();
+    let proof = ThreatProof::deserialize(serde_stacker::Deserializer::new(&mut json))?;
+    json.end()?;
+    Ok(proof)
+}
+
 fn error(path: &str, e: &dyn std::fmt::Display) -> StoreError {
     StoreError {
         path: path.to_string(),
