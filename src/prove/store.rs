@@ -319,17 +319,15 @@ impl Store {
     }
 
     /// Keep `proof` of `a`'s win, `a` to move on `b` (committed by a later flush), unless its
-    /// JSON is larger than [`LARGEST_PROOF`]: false then.
-    pub fn put_proof(&mut self, b: &Board, a: Color, proof: &ThreatProof) -> bool {
+    /// JSON is larger than [`LARGEST_PROOF`].
+    pub fn put_proof(&mut self, b: &Board, a: Color, proof: &ThreatProof) {
         let (key, sym) = canonical(b, a);
         let game = b.game();
         let canonical = proof.map_points(&|x| apply(sym, x, game.m(), game.n()));
         let bytes = serde_json::to_vec(&canonical).expect("a proof is plain JSON");
-        let fits = bytes.len() <= LARGEST_PROOF;
-        if fits {
+        if bytes.len() <= LARGEST_PROOF {
             self.proven.insert(key, bytes);
         }
-        fits
     }
 
     /// Keep that `a`, to move on `b`, was not proven within `t` threats under `f`, the
@@ -395,7 +393,6 @@ impl Store {
     }
 }
 
-/// The error `e` of the store at `path`.
 /// A proof from its JSON, however deep (serde_json stops at 128 levels by default; a proof
 /// whose leaf is a VCF of 81 plies has more): the stack grows as the reading needs it.
 fn read_proof(bytes: &[u8]) -> serde_json::Result<ThreatProof> {
@@ -407,6 +404,7 @@ fn read_proof(bytes: &[u8]) -> serde_json::Result<ThreatProof> {
     Ok(proof)
 }
 
+/// The error `e` of the store at `path`.
 fn error(path: &str, e: &dyn std::fmt::Display) -> StoreError {
     StoreError {
         path: path.to_string(),
@@ -476,9 +474,7 @@ impl<M: Model> Prover<'_, M> {
             let start = Instant::now();
             let mut store = lock(store);
             match found {
-                Some(proof) => {
-                    store.put_proof(b, self.a, proof);
-                }
+                Some(proof) => store.put_proof(b, self.a, proof),
                 None => {
                     let refuters = &self.killers[..self.killers.len().min(2)];
                     store.put_failed(b, self.a, &fingerprint, t, refuters);
