@@ -9,10 +9,11 @@ mod common;
 use common::threats::check_threat_proof;
 use common::{colour, random_position, Plain, Rules};
 use cpbim::prove::each_reply::prove_each_reply;
-use cpbim::prove::{prove, Answer, Limits, Search, ThreatProof, Verdict};
+use cpbim::prove::{prove, Answer, Effort, Limits, Search, Store, ThreatProof, Verdict};
 use cpbim::search::{solve, Config, Outcome};
 use cpbim::{Color, Game, Raw};
 use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 
 /// What one game's comparison saw.
 #[derive(Default, Debug)]
@@ -1018,6 +1019,89 @@ fn a_threat_step_proves_what_every_budget_proves() {
     );
 }
 
+/// `--each-reply` with a store keeps each reply's record there, so that a run cut short (here
+/// by its node limit; a signal or a kill alike) is continued by the next: the second run
+/// reports each reply's costs over both runs — a reply the first proved keeps its record, one
+/// it stopped has its searches counted on — and its totals are both runs' costs.
+#[test]
+fn each_reply_records_carry_over_from_run_to_run() {
+    let never = AtomicBool::new(false);
+    let game: Game = "connect(9,9,5,1,1)".parse().unwrap();
+    let limits = Limits {
+        quiet: 6,
+        quiet_depth: 2,
+        ..small_board_limits(3)
+    };
+    let slice = std::time::Duration::from_secs(60);
+    let a = Color::Black;
+    // The first position whose replies, searched without a store, are all proven with a few
+    // hundred nodes or more.
+    let (pos, full) = (0..40)
+        .filter_map(|seed| lopsided(game, seed, 9))
+        .map(|pos| {
+            let full = prove_each_reply::<Raw>(&pos, a, &limits, slice, &never);
+            (pos, full)
+        })
+        .find(|(_, full)| {
+            matches!(full.answer.verdict, Verdict::Proven(_)) && full.answer.nodes >= 300
+        })
+        .expect("a position of the seeds");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("store.redb");
+    let with_store = |max_nodes| Limits {
+        store: Some(Arc::new(Mutex::new(Store::open(&path).unwrap()))),
+        max_nodes,
+        ..limits.clone()
+    };
+    let one = prove_each_reply::<Raw>(
+        &pos,
+        a,
+        &with_store(Some(full.answer.nodes / 2)),
+        slice,
+        &never,
+    );
+    assert_eq!(one.answer.verdict, Verdict::Stopped, "{pos:?}");
+    let two = prove_each_reply::<Raw>(&pos, a, &with_store(None), slice, &never);
+    assert!(matches!(two.answer.verdict, Verdict::Proven(_)), "{pos:?}");
+    let (mut kept, mut continued) = (0, 0);
+    for (r1, r2) in one.replies.iter().zip(&two.replies) {
+        assert_eq!(r1.stone, r2.stone);
+        let (e1, e2) = (&r1.effort, &r2.effort);
+        assert_eq!(e2.result, "proven");
+        match e1.result.as_str() {
+            "proven" => {
+                assert_eq!(
+                    e2, e1,
+                    "{}: answered from the store, its record kept",
+                    r1.stone
+                );
+                kept += 1;
+            }
+            "stopped" => {
+                assert_eq!(e2.passes, e1.passes + 1, "{}", r1.stone);
+                assert!(
+                    e2.nodes >= e1.nodes && e2.time_ms > e1.time_ms,
+                    "{}",
+                    r1.stone
+                );
+                continued += 1;
+            }
+            _ => assert_eq!(e1, &Effort::default(), "{}: not searched", r1.stone),
+        }
+    }
+    assert!(
+        kept > 0 && continued == 1,
+        "{kept} kept, {continued} continued"
+    );
+    assert_eq!(two.total.nodes, one.answer.nodes + two.answer.nodes);
+    let records = Store::open(&path)
+        .unwrap()
+        .contents()
+        .unwrap()
+        .reply_records;
+    assert_eq!(records as usize, two.replies.len());
+}
+
 /// `--each-reply`: a defender's root proven one reply at a time (a search of its own each,
 /// every legal reply). White to move after black's fifth stone on 9×9, the limits of the test
 /// above: it proves the positions the root's own search proves, on one thread and on two,
@@ -1070,7 +1154,7 @@ fn each_reply_on_its_own_proves_what_the_roots_search_does() {
                 assert!(each
                     .replies
                     .iter()
-                    .any(|x| x.stone == r[0] && x.result == "not proven"));
+                    .any(|x| x.stone == r[0] && x.effort.result == "not proven"));
             }
             if l.threads == 1 {
                 each_proofs += usize::from(proven(&each.answer.verdict));

@@ -140,7 +140,7 @@ pub fn run(args: &ProveArgs) -> Result<()> {
                 None => (prove::prove::<M>(&pos, side, &limits, stop), None),
                 Some(first) => {
                     let r = prove::each_reply::prove_each_reply::<M>(&pos, side, &limits, first, stop);
-                    (r.answer, Some(r.replies))
+                    (r.answer, Some((r.replies, r.total)))
                 }
             })
         })
@@ -159,14 +159,16 @@ pub fn run(args: &ProveArgs) -> Result<()> {
     }
     if args.json {
         let mut json = prove::report::AnswerJson::new(&pos, side, &limits, &answer);
-        if let Some(replies) = &replies {
+        if let Some((replies, total)) = &replies {
             json.head["each_reply"] = serde_json::to_value(replies)?;
+            json.head["each_reply_total"] =
+                serde_json::json!({"nodes": total.nodes, "time_ms": total.time_ms});
         }
         outln!("{}", serde_json::to_string(&json)?)?;
     } else {
         outln!("{}", text_of(side, &limits, &answer))?;
-        if let Some(replies) = &replies {
-            outln!("  {}", replies_text(replies))?;
+        if let Some((replies, total)) = &replies {
+            outln!("  {}", replies_text(replies, total))?;
         }
     }
     match (&answer.store_error, &answer.verdict) {
@@ -180,21 +182,24 @@ pub fn run(args: &ProveArgs) -> Result<()> {
     }
 }
 
-/// How the replies' searches ended: how many proven, and in how many passes.
-fn replies_text(replies: &[prove::each_reply::ReplyResult]) -> String {
+/// How the replies' searches ended: how many proven, in how many rounds, and what they cost
+/// over every run.
+fn replies_text(replies: &[prove::each_reply::ReplyResult], total: &prove::Effort) -> String {
     if replies.is_empty() {
         return "the root's proof was in the store".to_string();
     }
-    let count = |r: &str| replies.iter().filter(|x| x.result == r).count();
-    let passes = replies.iter().map(|r| r.passes).max().unwrap_or(0);
+    let count = |r: &str| replies.iter().filter(|x| x.effort.result == r).count();
     format!(
-        "each reply on its own: {} of {} proven, {} not proven, {} stopped, {} not searched, in {}",
+        "each reply on its own: {} of {} proven, {} not proven, {} stopped, {} not searched, \
+         in {}; {} in all, {:.1} s",
         count("proven"),
         replies.len(),
         count("not proven"),
         count("stopped"),
         count("not searched"),
-        cpbim::text::counted(passes as u64, "round"),
+        cpbim::text::counted(total.passes as u64, "round"),
+        cpbim::text::counted(total.nodes, "node"),
+        total.time_ms / 1e3,
     )
 }
 

@@ -56,10 +56,11 @@ fn info(path: &Path, json: bool) -> Result<()> {
         outln!("{v}")?;
     } else {
         outln!(
-            "{}: {} proven, {} not proven, {} bytes",
+            "{}: {} proven, {} not proven, {} reply records, {} bytes",
             path.display(),
             contents.proven,
             contents.not_proven,
+            contents.reply_records,
             bytes
         )?;
     }
@@ -126,6 +127,9 @@ fn line(source: &Path, into: &Path, m: &Merged) -> String {
         m.failures_added,
         m.failures_known
     );
+    if m.records_added > 0 {
+        s += &format!(", {} reply records taken", m.records_added);
+    }
     if m.other_format > 0 {
         s += &format!(", {} entries of another format left out", m.other_format);
     }

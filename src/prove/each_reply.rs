@@ -13,9 +13,9 @@
 
 use super::limits::{Answer, Limits, Progress, Verdict};
 use super::lock;
-use super::store::Stored;
+use super::store::{canonical, Effort, Fingerprint, StoreError, Stored};
 use super::tree::{Reply, ThreatProof};
-use crate::board::Position;
+use crate::board::{Board, Position};
 use crate::geom::{Color, Point};
 use crate::model::Model;
 use crate::renju;
@@ -23,53 +23,74 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Each pass over the replies still open gives each this many times the time of the pass
-/// before.
+/// Each search of a reply still open gives it this many times the time of its search before.
 pub const GROWTH: u32 = 4;
 
-/// One reply's search, as it last ended.
+/// A search under way is recorded in the store this often (a run killed loses at most this
+/// much of its costs' record, never what it found).
+const RECORD_EVERY: Duration = Duration::from_secs(30);
+
+/// One reply and what its searches found and cost: over every pass of every run when there is
+/// a store (its record there), else of this run.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct ReplyResult {
     /// The reply.
     #[serde(rename = "move", serialize_with = "as_text")]
     pub stone: Point,
-    /// `proven`, `not proven` or `stopped`; `not searched` when the run ended before it.
-    pub result: &'static str,
-    /// The threats on the proof's longest line when proven, else the budget reached.
-    pub threats: u32,
-    /// Nodes of its searches, over every pass.
-    pub nodes: u64,
-    /// Wall time of its searches, over every pass, in milliseconds.
-    pub time_ms: f64,
-    /// The passes that searched it (the last one settled it, unless it is still stopped).
-    pub passes: u32,
+    /// Its last search's result, the threats reached, the costs and the searches ended.
+    #[serde(flatten)]
+    pub effort: Effort,
 }
 
 fn as_text<S: serde::Serializer>(x: &Point, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&x.to_string())
 }
 
+/// A reply's search under way.
+struct Running {
+    reply: usize,
+    progress: Arc<Progress>,
+    start: Instant,
+}
+
 /// The replies' searches so far: each reply with its last answer and its record, and the
-/// costs of every search (every pass) summed.
+/// costs of this run's searches summed.
 struct State {
     replies: Vec<(Point, Option<Answer>, ReplyResult)>,
     total: Answer,
-    /// The progress of each worker's search under way.
-    running: Vec<Option<Arc<Progress>>>,
+    /// Each worker's search under way.
+    running: Vec<Option<Running>>,
+}
+
+/// One run of `--each-reply`: the root, what the replies' searches found, and the flag that
+/// ends them.
+struct Run<'a> {
+    pos: &'a Position,
+    a: Color,
+    limits: &'a Limits,
+    first: Duration,
+    start: Instant,
+    results: Mutex<State>,
+    halt: AtomicBool,
 }
 
 /// The answer for the root and every reply's last search, farthest from the stones first.
 #[derive(Clone, Debug)]
 pub struct EachReply {
-    /// The root's answer: its costs summed over the replies' searches.
+    /// The root's answer: the costs of this run's searches summed.
     pub answer: Answer,
     /// Every reply searched.
     pub replies: Vec<ReplyResult>,
+    /// The replies' costs summed over every run (a position two replies lead to, one the
+    /// mirror of the other, counted once).
+    pub total: Effort,
 }
 
 /// Prove `a`'s win in `pos`, the other side to move, each of its replies in a search of its
-/// own: `first` long each at first, [`GROWTH`] times longer each pass after (see the module).
-/// `limits.max_time` and `limits.max_nodes` bound the whole; `stop` ends it.
+/// own: `first` long at first, [`GROWTH`] times longer each search after (see the module).
+/// `limits.max_time` and `limits.max_nodes` bound the whole; `stop` ends it. With a store,
+/// each reply's record there carries its costs and the length of its next search from one
+/// run to the next.
 pub fn prove_each_reply<M: Model>(
     pos: &Position,
     a: Color,
@@ -82,6 +103,16 @@ pub fn prove_each_reply<M: Model>(
         "a defender's root of single stones"
     );
     let start = Instant::now();
+    let stopped = |e: StoreError| EachReply {
+        answer: Answer {
+            verdict: Verdict::Stopped,
+            store_error: Some(e.to_string()),
+            time: start.elapsed(),
+            ..Answer::default()
+        },
+        replies: Vec::new(),
+        total: Effort::default(),
+    };
     if let Some(proof) = stored_proof(pos, a, limits) {
         let answer = Answer {
             verdict: Verdict::Proven(proof),
@@ -92,93 +123,52 @@ pub fn prove_each_reply<M: Model>(
         return EachReply {
             answer,
             replies: Vec::new(),
+            total: Effort::default(),
         };
     }
     let replies = farthest_first(pos, a.opponent());
-    let results = Mutex::new(State {
-        replies: replies
-            .iter()
-            .map(|&stone| (stone, None, ReplyResult::new(stone)))
-            .collect(),
-        total: Answer::default(),
-        running: vec![None; limits.threads.max(1)],
-    });
-    let halt = AtomicBool::new(false);
-    let mut slice = first;
-    let mut pass = 0;
-    loop {
-        pass += 1;
-        let open: Vec<usize> = lock(&results)
-            .replies
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, a, _))| a.as_ref().is_none_or(|a| a.verdict == Verdict::Stopped))
-            .map(|(i, _)| i)
-            .collect();
-        if open.is_empty() || halt.load(Ordering::Relaxed) {
-            break;
+    let mut records = Vec::with_capacity(replies.len());
+    for &stone in &replies {
+        match recorded(limits, &after(pos, stone), a) {
+            Ok(effort) => records.push(ReplyResult { stone, effort }),
+            Err(e) => return stopped(e),
         }
+    }
+    let run = Run {
+        pos,
+        a,
+        limits,
+        first,
+        start,
+        results: Mutex::new(State {
+            replies: replies
+                .iter()
+                .zip(records)
+                .map(|(&s, r)| (s, None, r))
+                .collect(),
+            total: Answer::default(),
+            running: (0..limits.threads.max(1)).map(|_| None).collect(),
+        }),
+        halt: AtomicBool::new(false),
+    };
+    while let Some(open) = run.open() {
         let next = Mutex::new(open.into_iter());
-        let pass_limits = |spent: u64, progress: &Arc<Progress>| {
-            let left = limits.max_time.map(|t| t.saturating_sub(start.elapsed()));
-            Limits {
-                threads: 1,
-                progress: Some(progress.clone()),
-                max_time: Some(left.map_or(slice, |left| left.min(slice))),
-                max_nodes: limits.max_nodes.map(|n| n.saturating_sub(spent)),
-                ..limits.clone()
-            }
-        };
         let done = AtomicBool::new(false);
         std::thread::scope(|s| {
-            s.spawn(|| {
-                for tick in 0.. {
-                    if done.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    if stop.load(Ordering::Relaxed) {
-                        halt.store(true, Ordering::Relaxed);
-                    }
-                    if tick % 25 == 0 {
-                        publish(limits, &lock(&results));
-                    }
-                    std::thread::sleep(Duration::from_millis(20));
-                }
-            });
+            s.spawn(|| run.watch(&done, stop));
             let workers: Vec<_> = (0..limits.threads.max(1))
                 .map(|w| {
-                    let (next, results, halt) = (&next, &results, &halt);
-                    let pass_limits = &pass_limits;
-                    s.spawn(move || {
-                        loop {
-                            // The lock is let go before the search (a guard in the loop's
-                            // condition would hold it through the body).
-                            let Some(i) = lock(next).next() else {
-                                break;
-                            };
-                            if halt.load(Ordering::Relaxed) || out_of_limits(limits, start, results)
-                            {
-                                break;
-                            }
-                            let progress = Arc::new(Progress::default());
-                            let (stone, spent) = {
-                                let mut state = lock(results);
-                                state.running[w] = Some(progress.clone());
-                                (state.replies[i].0, state.total.nodes)
-                            };
-                            let after = pos.play(&[stone]).expect("a legal reply");
-                            let l = pass_limits(spent, &progress);
-                            let got = super::prove::<M>(&after, a, &l, halt);
-                            if got.verdict == Verdict::NotProven || got.store_error.is_some() {
-                                halt.store(true, Ordering::Relaxed);
-                            }
-                            let mut state = lock(results);
-                            state.running[w] = None;
-                            state.total = sum(std::mem::take(&mut state.total), &got);
-                            state.replies[i].2.record(&got, pass);
-                            state.replies[i].1 = Some(got);
-                            publish(limits, &state);
+                    let (next, run) = (&next, &run);
+                    s.spawn(move || loop {
+                        // The lock is let go before the search (a guard in the loop's
+                        // condition would hold it through the body).
+                        let Some(i) = lock(next).next() else {
+                            break;
+                        };
+                        if run.halt.load(Ordering::Relaxed) || run.out_of_limits() {
+                            break;
                         }
+                        run.search_reply::<M>(w, i);
                     })
                 })
                 .collect();
@@ -187,16 +177,15 @@ pub fn prove_each_reply<M: Model>(
                 .for_each(|w| w.join().expect("a reply's search"));
             done.store(true, Ordering::Relaxed);
         });
-        if out_of_limits(limits, start, &results) {
+        if run.out_of_limits() {
             break;
         }
-        slice = slice.saturating_mul(GROWTH);
     }
     let State {
         replies: results,
         total,
         ..
-    } = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    } = run.results.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut answer = total;
     answer.verdict = root_verdict(&results);
     answer.refutation = results
@@ -217,10 +206,187 @@ pub fn prove_each_reply<M: Model>(
         }
     }
     answer.time = start.elapsed();
+    let replies: Vec<ReplyResult> = results.into_iter().map(|(_, _, r)| r).collect();
+    let total = costs_in_all(pos, a, limits, &replies);
     EachReply {
         answer,
-        replies: results.into_iter().map(|(_, _, r)| r).collect(),
+        replies,
+        total,
     }
+}
+
+/// The position after `stone`.
+fn after(pos: &Position, stone: Point) -> Position {
+    pos.play(&[stone]).expect("a legal reply")
+}
+
+impl Run<'_> {
+    /// The replies still open (not searched, or stopped), unless the run is halted or none is.
+    fn open(&self) -> Option<Vec<usize>> {
+        let open: Vec<usize> = lock(&self.results)
+            .replies
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, a, _))| a.as_ref().is_none_or(|a| a.verdict == Verdict::Stopped))
+            .map(|(i, _)| i)
+            .collect();
+        (!open.is_empty() && !self.halt.load(Ordering::Relaxed)).then_some(open)
+    }
+
+    /// Whether the whole search's `--time` or `--nodes` is spent.
+    fn out_of_limits(&self) -> bool {
+        let nodes = lock(&self.results).total.nodes;
+        self.limits
+            .max_time
+            .is_some_and(|t| self.start.elapsed() >= t)
+            || self.limits.max_nodes.is_some_and(|n| nodes >= n)
+    }
+
+    /// Search reply `i` on worker `w` once, for the time its record asks (`first` ×
+    /// [`GROWTH`]^its searches), and record what it found and cost.
+    fn search_reply<M: Model>(&self, w: usize, i: usize) {
+        let progress = Arc::new(Progress::default());
+        let (stone, spent, passes) = {
+            let mut state = lock(&self.results);
+            state.running[w] = Some(Running {
+                reply: i,
+                progress: progress.clone(),
+                start: Instant::now(),
+            });
+            let (stone, _, record) = &state.replies[i];
+            (*stone, state.total.nodes, record.effort.passes)
+        };
+        let slice = self.first.saturating_mul(GROWTH.saturating_pow(passes));
+        let left = (self.limits.max_time).map(|t| t.saturating_sub(self.start.elapsed()));
+        let l = Limits {
+            threads: 1,
+            progress: Some(progress),
+            max_time: Some(left.map_or(slice, |left| left.min(slice))),
+            max_nodes: self.limits.max_nodes.map(|n| n.saturating_sub(spent)),
+            ..self.limits.clone()
+        };
+        let own_slice = l.max_time == Some(slice);
+        let after = after(self.pos, stone);
+        let got = super::prove::<M>(&after, self.a, &l, &self.halt);
+        // A search counts as one of the reply's when it settled the reply or spent its own
+        // time; one cut short by the run's limits or a signal only adds its costs.
+        let whole = got.verdict != Verdict::Stopped || (own_slice && got.time >= slice);
+        if got.verdict == Verdict::NotProven || got.store_error.is_some() {
+            self.halt.store(true, Ordering::Relaxed);
+        }
+        let record = {
+            let mut state = lock(&self.results);
+            state.running[w] = None;
+            state.total = sum(std::mem::take(&mut state.total), &got);
+            state.replies[i].2.record(&got, whole);
+            state.replies[i].1 = Some(got);
+            publish(self.limits, &state);
+            state.replies[i].2.effort.clone()
+        };
+        if let Err(e) = keep_record(self.limits, after.board(), self.a, &record, true) {
+            self.failed_store(e);
+        }
+    }
+
+    /// Publish the progress every half second, record the searches under way in the store
+    /// every [`RECORD_EVERY`], and turn `stop` into `halt`, until `done`.
+    fn watch(&self, done: &AtomicBool, stop: &AtomicBool) {
+        let mut recorded = Instant::now();
+        for tick in 0.. {
+            if done.load(Ordering::Relaxed) {
+                break;
+            }
+            if stop.load(Ordering::Relaxed) {
+                self.halt.store(true, Ordering::Relaxed);
+            }
+            if tick % 25 == 0 {
+                publish(self.limits, &lock(&self.results));
+            }
+            if recorded.elapsed() >= RECORD_EVERY {
+                recorded = Instant::now();
+                for (stone, effort) in under_way(&lock(&self.results)) {
+                    let after = after(self.pos, stone);
+                    if let Err(e) = keep_record(self.limits, after.board(), self.a, &effort, false)
+                    {
+                        self.failed_store(e);
+                    }
+                }
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// A store that failed ends the run, its error in the answer.
+    fn failed_store(&self, e: StoreError) {
+        lock(&self.results)
+            .total
+            .store_error
+            .get_or_insert(e.to_string());
+        self.halt.store(true, Ordering::Relaxed);
+    }
+}
+
+/// The searches under way, each as its reply and its record were it to end now (stopped).
+fn under_way(state: &State) -> Vec<(Point, Effort)> {
+    let running = state.running.iter().flatten();
+    running
+        .map(|r| {
+            let (stone, _, record) = &state.replies[r.reply];
+            let mut effort = record.effort.clone();
+            effort.result = "stopped".to_string();
+            effort.threats = r.progress.threats.load(Ordering::Relaxed);
+            effort.nodes += r.progress.nodes.load(Ordering::Relaxed);
+            effort.time_ms += r.start.elapsed().as_secs_f64() * 1e3;
+            (*stone, effort)
+        })
+        .collect()
+}
+
+/// The record of the position `after` a reply (none without a store, or before its first).
+fn recorded(limits: &Limits, after: &Position, a: Color) -> Result<Effort, StoreError> {
+    let Some(store) = &limits.store else {
+        return Ok(Effort::default());
+    };
+    let effort = lock(store).effort(after.board(), a, &Fingerprint::of(limits))?;
+    Ok(effort.unwrap_or_default())
+}
+
+/// Keep `effort` as the record of the position `after` a reply, committed `now` or when due.
+fn keep_record(
+    limits: &Limits,
+    after: &Board,
+    a: Color,
+    effort: &Effort,
+    now: bool,
+) -> Result<(), StoreError> {
+    let Some(store) = &limits.store else {
+        return Ok(());
+    };
+    let mut store = lock(store);
+    store.put_effort(after, a, &Fingerprint::of(limits), effort);
+    match now {
+        true => store.flush(),
+        false => store.flush_if_due(),
+    }
+}
+
+/// The replies' costs summed; with a store, each position once (a reply and its mirror lead
+/// to one record).
+fn costs_in_all(pos: &Position, a: Color, limits: &Limits, replies: &[ReplyResult]) -> Effort {
+    let mut seen = std::collections::HashSet::new();
+    let mut total = Effort {
+        result: String::new(),
+        ..Effort::default()
+    };
+    for r in replies {
+        let (key, _) = canonical(after(pos, r.stone).board(), a);
+        if limits.store.is_none() || seen.insert(key) {
+            total.nodes += r.effort.nodes;
+            total.time_ms += r.effort.time_ms;
+            total.passes = total.passes.max(r.effort.passes);
+        }
+    }
+    total
 }
 
 /// The root's verdict from its replies' answers: proven when all are (the proof lists them
@@ -255,13 +421,6 @@ fn stored_proof(pos: &Position, a: Color, limits: &Limits) -> Option<ThreatProof
         Ok(Some(Stored::Proven(proof))) => Some(proof),
         _ => None,
     }
-}
-
-/// Whether the whole search's `--time` or `--nodes` is spent.
-fn out_of_limits(limits: &Limits, start: Instant, results: &Mutex<State>) -> bool {
-    let nodes = lock(results).total.nodes;
-    limits.max_time.is_some_and(|t| start.elapsed() >= t)
-        || limits.max_nodes.is_some_and(|n| nodes >= n)
 }
 
 /// The legal moves of `d` on `pos`, those farthest from every stone first (they are proven
@@ -299,7 +458,7 @@ fn publish(limits: &Limits, state: &State) {
                 .is_some_and(|a| matches!(a.verdict, Verdict::Proven(_)))
         })
         .count();
-    let running = state.running.iter().flatten();
+    let running = state.running.iter().flatten().map(|r| &r.progress);
     let load = |x: &std::sync::atomic::AtomicU64| x.load(Ordering::Relaxed);
     let (nodes, leaves, known) = running.clone().fold(
         (state.total.nodes, state.total.leaf_searches, 0),
@@ -319,31 +478,25 @@ fn publish(limits: &Limits, state: &State) {
     if let Some(stored) = running.clone().map(|r| load(&r.stored)).max() {
         p.stored.store(stored, Ordering::Relaxed);
     }
-    let threats = results.iter().map(|(_, _, r)| r.threats);
+    let threats = results.iter().map(|(_, _, r)| r.effort.threats);
     let threats = threats.chain(running.map(|r| r.threats.load(Ordering::Relaxed)));
     p.threats
         .store(threats.max().unwrap_or(0), Ordering::Relaxed);
 }
 
 impl ReplyResult {
-    fn new(stone: Point) -> Self {
-        ReplyResult {
-            stone,
-            result: "not searched",
-            threats: 0,
-            nodes: 0,
-            time_ms: 0.0,
-            passes: 0,
+    /// Count a search of this reply that ended with `got`, as one of its searches when
+    /// `whole`; a proof the store held at once is no search.
+    fn record(&mut self, got: &Answer, whole: bool) {
+        let e = &mut self.effort;
+        e.result = got.verdict.name().to_string();
+        e.threats = got.threats_reached();
+        if got.store_hits > 0 && got.nodes == 0 && got.leaf_searches == 0 {
+            return;
         }
-    }
-
-    /// Count a search of this reply in pass `pass`.
-    fn record(&mut self, got: &Answer, pass: u32) {
-        self.result = got.verdict.name();
-        self.threats = got.threats_reached();
-        self.nodes += got.nodes;
-        self.time_ms += got.time.as_secs_f64() * 1e3;
-        self.passes = pass;
+        e.nodes += got.nodes;
+        e.time_ms += got.time.as_secs_f64() * 1e3;
+        e.passes += u32::from(whole);
     }
 }
 

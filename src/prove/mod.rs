@@ -23,7 +23,7 @@ mod tests;
 pub use expand::{expand, expansion_json, Expansion};
 pub use lambda::prove;
 pub use limits::{cannot_start, Answer, Limits, Progress, Search, Verdict};
-pub use store::{Contents, Merged, Store};
+pub use store::{Contents, Effort, Merged, Store};
 pub use tree::{Reply, ThreatProof};
 
 /// `m` locked. A thread that panicked while holding it leaves nothing half written in the

@@ -36,6 +36,10 @@ const PROVEN: TableDefinition<&[u8], &[u8]> = TableDefinition::new("proven");
 /// bits) and the last two defender stones that refuted a threat there, each as its point index
 /// + 1 (0: none), in the canonical orientation.
 const FAILED: TableDefinition<&[u8], u64> = TableDefinition::new("failed");
+/// What the searches of `--each-reply`'s replies cost: the canonical key of the position after
+/// the reply and the fingerprint → its [`Effort`] (JSON), so that a run stopped, killed or
+/// crashed is continued by the next, its costs summed and its schedule kept.
+const EFFORTS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("efforts");
 
 /// The format of the keys; a change of the search that changes what "not proven within
 /// these limits" means, or of the proofs' JSON, changes it too (3: a defender root's pass win
@@ -76,6 +80,18 @@ pub struct Fingerprint {
 }
 
 impl Fingerprint {
+    /// The fingerprint of a search under `limits` (its quiet moves included).
+    pub fn of(limits: &super::Limits) -> Fingerprint {
+        Fingerprint {
+            leaf_depth: limits.leaf_depth,
+            leaf_nodes: limits.leaf_nodes,
+            width: limits.width,
+            zone: limits.zone,
+            quiet: limits.quiet,
+            quiet_depth: limits.quiet_depth,
+        }
+    }
+
     fn bytes(&self) -> Vec<u8> {
         let mut v = vec![FORMAT];
         v.extend(self.leaf_depth.to_be_bytes());
@@ -98,6 +114,37 @@ pub enum Stored {
     Failed(u32, Vec<Point>),
 }
 
+/// What the searches of one position have cost over every run (`--each-reply` keeps one for
+/// each reply, under the limits it was searched with).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Effort {
+    /// How its last search ended: `proven`, `not proven`, `stopped` (also a search under way
+    /// when it was recorded), or `not searched`.
+    pub result: String,
+    /// The threats on its proof's longest line when proven, else the budget reached.
+    pub threats: u32,
+    /// Nodes of its searches.
+    pub nodes: u64,
+    /// Wall time of its searches, in milliseconds.
+    pub time_ms: f64,
+    /// Its searches that settled it or spent their own time (`--each-reply`'s S, then 4× as
+    /// long each): the next is S × 4^passes long. A search cut short by the run's limits, a
+    /// signal or a kill adds its costs (a kill: up to the last record, every 30 s) only.
+    pub passes: u32,
+}
+
+impl Default for Effort {
+    fn default() -> Self {
+        Effort {
+            result: "not searched".to_string(),
+            threats: 0,
+            nodes: 0,
+            time_ms: 0.0,
+            passes: 0,
+        }
+    }
+}
+
 /// How many positions a store holds (`cpbim store info`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Contents {
@@ -105,6 +152,8 @@ pub struct Contents {
     pub proven: u64,
     /// Positions not proven within a threat budget, each under the limits it was searched with.
     pub not_proven: u64,
+    /// Records of what `--each-reply`'s searches of a reply cost ([`Effort`]).
+    pub reply_records: u64,
 }
 
 /// What [`Store::merge`] took (`cpbim store merge`).
@@ -118,6 +167,8 @@ pub struct Merged {
     pub failures_added: u64,
     /// Failures it knew already within the same or a larger budget.
     pub failures_known: u64,
+    /// Reply records ([`Effort`]) new to the store, or of more time spent than its own.
+    pub records_added: u64,
     /// Entries of another format (an older `cpbim`), not copied: no search reads them.
     pub other_format: u64,
     /// False when the merge was stopped before the end (what it took is committed).
@@ -133,6 +184,7 @@ pub struct Store {
     path: String,
     proven: FxHashMap<Vec<u8>, Vec<u8>>,
     failed: FxHashMap<Vec<u8>, u64>,
+    efforts: FxHashMap<Vec<u8>, Vec<u8>>,
     last_flush: Instant,
     entries: u64,
 }
@@ -153,6 +205,8 @@ impl Store {
         let entries = {
             let proven = tx.open_table(PROVEN).map_err(|e| err(&e))?;
             let failed = tx.open_table(FAILED).map_err(|e| err(&e))?;
+            // Created here in a store older than the records.
+            tx.open_table(EFFORTS).map_err(|e| err(&e))?;
             proven.len().map_err(|e| err(&e))? + failed.len().map_err(|e| err(&e))?
         };
         tx.commit().map_err(|e| err(&e))?;
@@ -161,6 +215,7 @@ impl Store {
             path: name,
             proven: FxHashMap::default(),
             failed: FxHashMap::default(),
+            efforts: FxHashMap::default(),
             last_flush: Instant::now(),
             entries,
         })
@@ -171,9 +226,11 @@ impl Store {
         let tx = self.db.begin_read().map_err(|e| self.error(&e))?;
         let proven = tx.open_table(PROVEN).map_err(|e| self.error(&e))?;
         let failed = tx.open_table(FAILED).map_err(|e| self.error(&e))?;
+        let efforts = tx.open_table(EFFORTS).map_err(|e| self.error(&e))?;
         Ok(Contents {
             proven: proven.len().map_err(|e| self.error(&e))?,
             not_proven: failed.len().map_err(|e| self.error(&e))?,
+            reply_records: efforts.len().map_err(|e| self.error(&e))?,
         })
     }
 
@@ -227,6 +284,27 @@ impl Store {
                 return Ok(merged);
             }
         }
+        // A store older than the records has none.
+        match tx.open_table(EFFORTS) {
+            Ok(efforts) => {
+                for entry in efforts.iter().map_err(|e| err(&e))? {
+                    let (k, v) = entry.map_err(|e| err(&e))?;
+                    let theirs = read_effort(v.value()).map_err(|e| err(&e))?;
+                    let ours = self.effort_at(k.value())?;
+                    if k.value().first() != Some(&FORMAT) {
+                        merged.other_format += 1;
+                    } else if ours.is_none_or(|ours| ours.time_ms < theirs.time_ms) {
+                        merged.records_added += 1;
+                        self.efforts.insert(k.value().to_vec(), v.value().to_vec());
+                    }
+                    if self.merge_batch_done(stop)? {
+                        return Ok(merged);
+                    }
+                }
+            }
+            Err(redb::TableError::TableDoesNotExist(_)) => {}
+            Err(e) => return Err(err(&e)),
+        }
         self.flush()?;
         merged.complete = true;
         Ok(merged)
@@ -236,7 +314,7 @@ impl Store {
     /// the merge to end (the entries committed first).
     fn merge_batch_done(&mut self, stop: &AtomicBool) -> Result<bool, StoreError> {
         let stopped = stop.load(std::sync::atomic::Ordering::Relaxed);
-        if stopped || self.proven.len() + self.failed.len() >= MERGE_BATCH {
+        if stopped || self.proven.len() + self.failed.len() + self.efforts.len() >= MERGE_BATCH {
             self.flush()?;
         }
         Ok(stopped)
@@ -261,6 +339,45 @@ impl Store {
         let table = tx.open_table(FAILED).map_err(|e| self.error(&e))?;
         let got = table.get(key).map_err(|e| self.error(&e))?;
         Ok(got.map(|v| v.value() >> 32))
+    }
+
+    /// The record under `key` (canonical key and fingerprint), committed or pending.
+    fn effort_at(&self, key: &[u8]) -> Result<Option<Effort>, StoreError> {
+        let bytes = match self.efforts.get(key) {
+            Some(v) => v.clone(),
+            None => {
+                let tx = self.db.begin_read().map_err(|e| self.error(&e))?;
+                let table = tx.open_table(EFFORTS).map_err(|e| self.error(&e))?;
+                let got = table.get(key).map_err(|e| self.error(&e))?;
+                match got {
+                    Some(v) => v.value().to_vec(),
+                    None => return Ok(None),
+                }
+            }
+        };
+        read_effort(&bytes).map(Some).map_err(|e| self.error(&e))
+    }
+
+    /// What the searches of `a` to move on `b` have cost under the limits `f`, when a record
+    /// was kept ([`Store::put_effort`]).
+    pub fn effort(
+        &self,
+        b: &Board,
+        a: Color,
+        f: &Fingerprint,
+    ) -> Result<Option<Effort>, StoreError> {
+        let (mut key, _) = canonical(b, a);
+        key.extend(f.bytes());
+        self.effort_at(&key)
+    }
+
+    /// Record what the searches of `a` to move on `b` have cost under the limits `f`
+    /// (committed by a later flush), in place of the record before.
+    pub fn put_effort(&mut self, b: &Board, a: Color, f: &Fingerprint, effort: &Effort) {
+        let (mut key, _) = canonical(b, a);
+        key.extend(f.bytes());
+        let bytes = serde_json::to_vec(effort).expect("a record is plain JSON");
+        self.efforts.insert(key, bytes);
     }
 
     /// Entries written (committed or pending).
@@ -358,7 +475,7 @@ impl Store {
     /// Commit the pending writes.
     pub fn flush(&mut self) -> Result<(), StoreError> {
         self.last_flush = Instant::now();
-        if self.proven.is_empty() && self.failed.is_empty() {
+        if self.proven.is_empty() && self.failed.is_empty() && self.efforts.is_empty() {
             return Ok(());
         }
         let tx = self.db.begin_write().map_err(|e| self.error(&e))?;
@@ -381,16 +498,28 @@ impl Store {
             }
             self.entries = proven.len().map_err(|e| self.error(&e))?
                 + failed.len().map_err(|e| self.error(&e))?;
+            let mut efforts = tx.open_table(EFFORTS).map_err(|e| self.error(&e))?;
+            for (k, v) in &self.efforts {
+                efforts
+                    .insert(k.as_slice(), v.as_slice())
+                    .map_err(|e| self.error(&e))?;
+            }
         }
         tx.commit().map_err(|e| self.error(&e))?;
         self.proven.clear();
         self.failed.clear();
+        self.efforts.clear();
         Ok(())
     }
 
     fn error(&self, e: &dyn std::fmt::Display) -> StoreError {
         error(&self.path, e)
     }
+}
+
+/// A reply's record from its JSON.
+fn read_effort(bytes: &[u8]) -> serde_json::Result<Effort> {
+    serde_json::from_slice(bytes)
 }
 
 /// A proof from its JSON, however deep (serde_json stops at 128 levels by default; a proof
@@ -517,12 +646,9 @@ impl<M: Model> Prover<'_, M> {
             false => (0, 0),
         };
         Fingerprint {
-            leaf_depth: self.limits.leaf_depth,
-            leaf_nodes: self.limits.leaf_nodes,
-            width: self.limits.width,
-            zone: self.limits.zone,
             quiet,
             quiet_depth,
+            ..Fingerprint::of(self.limits)
         }
     }
 }
