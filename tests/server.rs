@@ -654,6 +654,41 @@ async fn prove_equals_cpbim_prove() {
         let result = evs[evs.len() - 2].1.clone();
         assert_eq!(untimed(result), untimed(cli[0].clone()), "{side}");
     }
+    // Each reply on its own (`--each-reply`): white to move, black's win; the replies' times
+    // differ too.
+    fn untimed_replies(v: Value) -> Value {
+        let mut v = untimed(v);
+        for r in v["each_reply"].as_array_mut().unwrap() {
+            r.as_object_mut().unwrap().remove("time_ms");
+        }
+        v["each_reply_total"]
+            .as_object_mut()
+            .unwrap()
+            .remove("time_ms");
+        v
+    }
+    let g9 = format!("{g} I8");
+    let body =
+        json!({"game": "gomoku", "record": g9, "side": "black", "each_reply": 5, "time": 30});
+    let a = post(&app, "/api/prove?wait=1", body).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+    let cli = cli_json(&[
+        "prove",
+        &g9,
+        "--game",
+        "gomoku",
+        "--side",
+        "black",
+        "--each-reply",
+        "5",
+        "--time",
+        "30",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(a.json()["each_reply"].as_array().unwrap().len(), 225 - 9);
+    assert_eq!(untimed_replies(a.json()), untimed_replies(cli[0].clone()));
     // Refused as the command line refuses it (422, its message).
     for (body, says) in [
         (
@@ -671,6 +706,18 @@ async fn prove_equals_cpbim_prove() {
         (
             json!({"game": "gomoku", "record": g, "threat_step": 0}),
             "--threat-step is at least 1",
+        ),
+        (
+            json!({"game": "gomoku", "record": g, "each_reply": 5}),
+            "each_reply: the replies of the side to move",
+        ),
+        (
+            json!({"record": "J10 K11 K10", "side": "white", "each_reply": 5}),
+            "each_reply: the games of one stone a move only",
+        ),
+        (
+            json!({"game": "gomoku", "record": g, "side": "white", "each_reply": -1}),
+            "each_reply -1: give a positive number of seconds",
         ),
     ] {
         let a = post(&app, "/api/prove?wait=1", body.clone()).await;

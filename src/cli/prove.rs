@@ -123,13 +123,10 @@ pub fn run(args: &ProveArgs) -> Result<()> {
     let limits = limits_of(args, &pos)?;
     let each_reply = match args.each_reply {
         None => None,
-        Some(_) if side == pos.to_move() => super::usage!(
-            "--each-reply: the replies of the side to move; give the other side with --side"
-        ),
-        Some(_) if game.p() != 1 => {
-            super::usage!("--each-reply: the games of one stone a move only")
-        }
-        Some(s) => Some(limits::seconds("each-reply", s)?),
+        Some(s) => match prove::each_reply::refusal(&pos, side) {
+            Some(why) => super::usage!("--each-reply: {why}"),
+            None => Some(limits::seconds("each-reply", s)?),
+        },
     };
     super::interrupt::soften();
     let progress = limits.progress.clone().expect("set by limits_of");
@@ -160,9 +157,7 @@ pub fn run(args: &ProveArgs) -> Result<()> {
     if args.json {
         let mut json = prove::report::AnswerJson::new(&pos, side, &limits, &answer);
         if let Some((replies, total)) = &replies {
-            json.head["each_reply"] = serde_json::to_value(replies)?;
-            json.head["each_reply_total"] =
-                serde_json::json!({"nodes": total.nodes, "time_ms": total.time_ms});
+            prove::each_reply::add_json(&mut json.head, replies, total);
         }
         outln!("{}", serde_json::to_string(&json)?)?;
     } else {

@@ -215,6 +215,25 @@ pub fn prove_each_reply<M: Model>(
     }
 }
 
+/// Why `side`'s win in `pos` cannot be proven one reply at a time, if it cannot: the replies
+/// are the other side's (so it must be to move), one stone each.
+pub fn refusal(pos: &Position, side: Color) -> Option<&'static str> {
+    if side == pos.to_move() {
+        Some("the replies of the side to move are searched: ask for the other side's win")
+    } else if pos.game().p() != 1 {
+        Some("the games of one stone a move only")
+    } else {
+        None
+    }
+}
+
+/// Add the replies and their costs to `json`, an answer's JSON (`each_reply`,
+/// `each_reply_total`; docs/json.md).
+pub fn add_json(json: &mut serde_json::Value, replies: &[ReplyResult], total: &Effort) {
+    json["each_reply"] = serde_json::to_value(replies).expect("records are plain JSON");
+    json["each_reply_total"] = serde_json::json!({"nodes": total.nodes, "time_ms": total.time_ms});
+}
+
 /// The position after `stone`.
 fn after(pos: &Position, stone: Point) -> Position {
     pos.play(&[stone]).expect("a legal reply")

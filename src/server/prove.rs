@@ -21,7 +21,7 @@ pub const DEFAULT_PROVE_SECONDS: f64 = 30.0;
 
 /// `POST /api/prove`: the position, the side whose win is asked (default: the side to move)
 /// and `cpbim prove`'s limits (`threats`, `threat_step`, `time`, `quiet`, `quiet_depth`,
-/// `width`).
+/// `width`, `each_reply`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProveRequest {
@@ -42,6 +42,9 @@ pub struct ProveRequest {
     quiet: Option<usize>,
     quiet_depth: Option<usize>,
     width: Option<usize>,
+    /// Each reply of the side to move in a search of its own, this many seconds at first
+    /// (`--each-reply`).
+    each_reply: Option<f64>,
 }
 
 /// `POST /api/prove`.
@@ -79,17 +82,32 @@ fn work(payload: Result<Json<ProveRequest>, JsonRejection>) -> Result<Work, ApiE
     if let Some(why) = limits.refusal(pos.game()) {
         return Err(ApiError::unprocessable(why));
     }
+    let each_reply = match req.each_reply {
+        None => None,
+        Some(s) => match prove::each_reply::refusal(&pos, side) {
+            Some(why) => return Err(ApiError::unprocessable(format!("each_reply: {why}"))),
+            None => Some(crate::limits::seconds("each_reply", s).map_err(ApiError::unprocessable)?),
+        },
+    };
     let game = *pos.game();
     Ok(Box::new(
         move |stop: &AtomicBool, progress: &(dyn Fn(serde_json::Value) + Sync)| {
             let counter = limits.progress.clone().expect("set above");
             let poll = || prove::report::progress_json(&counter);
-            let answer = jobs::polled(
-                progress,
-                &poll,
-                || crate::with_cpbim_model!(&game, M => prove::prove::<M>(&pos, side, &limits, stop)),
-            );
-            Ok(prove::report::answer_json(&pos, side, &limits, &answer))
+            let (answer, replies) = jobs::polled(progress, &poll, || {
+                crate::with_cpbim_model!(&game, M => match each_reply {
+                    None => (prove::prove::<M>(&pos, side, &limits, stop), None),
+                    Some(first) => {
+                        let r = prove::each_reply::prove_each_reply::<M>(&pos, side, &limits, first, stop);
+                        (r.answer, Some((r.replies, r.total)))
+                    }
+                })
+            });
+            let mut json = prove::report::answer_json(&pos, side, &limits, &answer);
+            if let Some((replies, total)) = &replies {
+                prove::each_reply::add_json(&mut json, replies, total);
+            }
+            Ok(json)
         },
     ))
 }

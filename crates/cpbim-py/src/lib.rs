@@ -425,10 +425,11 @@ fn count<T: TryFrom<i64>>(name: &str, value: i64) -> PyResult<T> {
 
 /// `prove(position, game="connect6", side=None, threats=2, depth=None, leaf_depth=24,
 /// leaf_nodes=1000000, width=24, quiet=0, quiet_depth=1, nodes=None, time=None,
-/// full_width=False, search="depth-first", threads=1, to_move=None, threat_step=1)`: the
-/// object `cpbim prove --json` prints.
+/// full_width=False, search="depth-first", threads=1, to_move=None, threat_step=1,
+/// each_reply=None)`: the object `cpbim prove --json` prints; `each_reply=S` is
+/// `--each-reply S` (each reply of the side to move in a search of its own).
 #[pyfunction]
-#[pyo3(signature = (position, game="connect6", side=None, threats=2, depth=None, leaf_depth=24, leaf_nodes=1_000_000, width=24, quiet=0, quiet_depth=1, nodes=None, time=None, full_width=false, search="depth-first", threads=1, to_move=None, threat_step=1))]
+#[pyo3(signature = (position, game="connect6", side=None, threats=2, depth=None, leaf_depth=24, leaf_nodes=1_000_000, width=24, quiet=0, quiet_depth=1, nodes=None, time=None, full_width=false, search="depth-first", threads=1, to_move=None, threat_step=1, each_reply=None))]
 #[allow(clippy::too_many_arguments)]
 fn prove<'py>(
     py: Python<'py>,
@@ -449,6 +450,7 @@ fn prove<'py>(
     threads: i64,
     to_move: Option<&str>,
     threat_step: i64,
+    each_reply: Option<f64>,
 ) -> PyResult<Bound<'py, PyAny>> {
     use cpbim::prove::{self, Limits, Search};
     let how = reading(game, to_move)?;
@@ -500,9 +502,18 @@ fn prove<'py>(
     let text = position.to_string();
     let answer = run(py, move |stop| {
         let (pos, side) = prove_start(&text, how, side)?;
-        let answer =
-            cpbim::with_cpbim_model!(pos.game(), M => prove::prove::<M>(&pos, side, &limits, stop));
-        Ok::<_, String>(prove::report::answer_json(&pos, side, &limits, &answer))
+        let Some(first) = each_reply else {
+            let answer = cpbim::with_cpbim_model!(pos.game(), M => prove::prove::<M>(&pos, side, &limits, stop));
+            return Ok(prove::report::answer_json(&pos, side, &limits, &answer));
+        };
+        if let Some(why) = prove::each_reply::refusal(&pos, side) {
+            return Err(format!("each_reply: {why}"));
+        }
+        let first = cpbim::limits::seconds("each_reply", first)?;
+        let r = cpbim::with_cpbim_model!(pos.game(), M => prove::each_reply::prove_each_reply::<M>(&pos, side, &limits, first, stop));
+        let mut json = prove::report::answer_json(&pos, side, &limits, &r.answer);
+        prove::each_reply::add_json(&mut json, &r.replies, &r.total);
+        Ok::<_, String>(json)
     })?
     .map_err(value_error)?;
     to_python(py, &answer)

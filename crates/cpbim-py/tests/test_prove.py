@@ -40,6 +40,30 @@ def test_the_cli_object(text, game, args, kwargs):
     assert list(py) == list(cli)
 
 
+def test_each_reply_is_the_clis():
+    """`each_reply=S` is `--each-reply S`: every reply of the side to move in a search of its
+    own, each listed with its costs (times aside, the command line's object)."""
+
+    def replies_untimed(answer: dict) -> dict:
+        out = untimed(answer)
+        out["each_reply"] = [{k: v for k, v in r.items() if k != "time_ms"} for r in out["each_reply"]]
+        out["each_reply_total"] = {k: v for k, v in out["each_reply_total"].items() if k != "time_ms"}
+        return out
+
+    text = "H8 A1 J8 C1 I7 A3 I9 O15 I8"
+    args = ["--side", "black", "--each-reply", "5"]
+    [cli] = cli_json_lines("prove", "--game", "gomoku", text, "--json", "--threads", "1", *args)
+    py = cpbim.prove(text, game="gomoku", side="black", each_reply=5)
+    assert py["result"] == "proven" and len(py["each_reply"]) == 225 - 9
+    assert replies_untimed(py) == replies_untimed(cli)
+    with pytest.raises(ValueError, match="replies of the side to move"):
+        cpbim.prove(text, game="gomoku", side="white", each_reply=5)
+    with pytest.raises(ValueError, match="one stone a move"):
+        cpbim.prove("j10 k10 k11", side="white", each_reply=5)
+    with pytest.raises(ValueError, match="positive number of seconds"):
+        cpbim.prove(text, game="gomoku", side="black", each_reply=0)
+
+
 def test_game_3_is_proven_with_one_threat():
     answer = cpbim.prove(GAME3, threads=2)
     assert answer["result"] == "proven" and answer["threats"] == 1
