@@ -1019,6 +1019,17 @@ fn a_threat_step_proves_what_every_budget_proves() {
     );
 }
 
+/// The game and limits of the `--each-reply` tests: 9×9, five in a row, 3 threats and quiet
+/// moves.
+fn each_reply_game_and_limits() -> (Game, Limits) {
+    let limits = Limits {
+        quiet: 6,
+        quiet_depth: 2,
+        ..small_board_limits(3)
+    };
+    ("connect(9,9,5,1,1)".parse().unwrap(), limits)
+}
+
 /// `--each-reply` with a store keeps each reply's record there, so that a run cut short (here
 /// by its node limit; a signal or a kill alike) is continued by the next: the second run
 /// reports each reply's costs over both runs — a reply the first proved keeps its record, one
@@ -1026,12 +1037,7 @@ fn a_threat_step_proves_what_every_budget_proves() {
 #[test]
 fn each_reply_records_carry_over_from_run_to_run() {
     let never = AtomicBool::new(false);
-    let game: Game = "connect(9,9,5,1,1)".parse().unwrap();
-    let limits = Limits {
-        quiet: 6,
-        quiet_depth: 2,
-        ..small_board_limits(3)
-    };
+    let (game, limits) = each_reply_game_and_limits();
     let slice = std::time::Duration::from_secs(60);
     let a = Color::Black;
     // The first position whose replies, searched without a store, are all proven with a few
@@ -1109,12 +1115,7 @@ fn each_reply_records_carry_over_from_run_to_run() {
 #[test]
 fn each_reply_on_its_own_proves_what_the_roots_search_does() {
     let never = AtomicBool::new(false);
-    let game: Game = "connect(9,9,5,1,1)".parse().unwrap();
-    let limits = Limits {
-        quiet: 6,
-        quiet_depth: 2,
-        ..small_board_limits(3)
-    };
+    let (game, limits) = each_reply_game_and_limits();
     let two = Limits {
         threads: 2,
         ..limits.clone()
