@@ -105,13 +105,16 @@ def prove(
     threads: int = 1,
     to_move: Optional[str] = None,
     threat_step: int = 1,
+    each_reply: Optional[float] = None,
 ) -> Dict[str, Any]:
     """Threat-space proof search: the object ``cpbim prove --json`` prints (``result``:
     ``proven``, ``not proven`` or ``stopped``; ``limits``; counts; ``proof``). The options are
     ``cpbim prove``'s (``side`` asks for the win of the side not to move; ``search``:
-    ``depth-first`` or ``proof-number``), except ``threads``, 1 by default (0: every core; with
-    more than one the proof and the counts may vary from run to run, the verdict does not).
-    No store. Raises ``ValueError`` for a text that is not a game or an option out of range.
+    ``depth-first`` or ``proof-number``; ``each_reply=S`` is ``--each-reply S``, with
+    ``each_reply`` and ``each_reply_total`` in the object), except ``threads``, 1 by default
+    (0: every core; with more than one the proof and the counts may vary from run to run, the
+    verdict does not). No store. Raises ``ValueError`` for a text that is not a game or an
+    option out of range.
     """
 
 def prove_expand(
