@@ -289,11 +289,9 @@ impl Store {
             Ok(efforts) => {
                 for entry in efforts.iter().map_err(|e| err(&e))? {
                     let (k, v) = entry.map_err(|e| err(&e))?;
-                    let theirs = read_effort(v.value()).map_err(|e| err(&e))?;
-                    let ours = self.effort_at(k.value())?;
                     if k.value().first() != Some(&FORMAT) {
                         merged.other_format += 1;
-                    } else if ours.is_none_or(|ours| ours.time_ms < theirs.time_ms) {
+                    } else if self.takes_record(k.value(), v.value(), &err)? {
                         merged.records_added += 1;
                         self.efforts.insert(k.value().to_vec(), v.value().to_vec());
                     }
@@ -308,6 +306,20 @@ impl Store {
         self.flush()?;
         merged.complete = true;
         Ok(merged)
+    }
+
+    /// Whether a merge takes the record `bytes` of another store (`err` names it) under `key`:
+    /// this one has none there, or one of less time spent.
+    fn takes_record(
+        &self,
+        key: &[u8],
+        bytes: &[u8],
+        err: &dyn Fn(&dyn std::fmt::Display) -> StoreError,
+    ) -> Result<bool, StoreError> {
+        let theirs = read_effort(bytes).map_err(|e| err(&e))?;
+        Ok(self
+            .effort_at(key)?
+            .is_none_or(|ours| ours.time_ms < theirs.time_ms))
     }
 
     /// Commit the merge's pending entries once there are [`MERGE_BATCH`]; true when `stop` asks
