@@ -133,13 +133,7 @@ pub fn run(args: &ProveArgs) -> Result<()> {
     let stop = &super::STOP;
     let (answer, replies) = with_progress(&progress, || {
         super::with_game_model!(game, ModelName::Cpbim, M => {
-            Ok::<_, anyhow::Error>(match each_reply {
-                None => (prove::prove::<M>(&pos, side, &limits, stop), None),
-                Some(first) => {
-                    let r = prove::each_reply::prove_each_reply::<M>(&pos, side, &limits, first, stop);
-                    (r.answer, Some((r.replies, r.total)))
-                }
-            })
+            Ok::<_, anyhow::Error>(prove::each_reply::prove_or_each::<M>(&pos, side, &limits, each_reply, stop))
         })
     })?;
     // A store that failed ends the command with its error, after the answer and the proof

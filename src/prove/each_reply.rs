@@ -215,6 +215,25 @@ pub fn prove_each_reply<M: Model>(
     }
 }
 
+/// `a`'s win in `pos` proven by one search, or, with `each_reply` (the first searches'
+/// length), one reply at a time: the answer, and then the replies' records and their costs in
+/// all (what [`add_json`] reports).
+pub fn prove_or_each<M: Model>(
+    pos: &Position,
+    a: Color,
+    limits: &Limits,
+    each_reply: Option<Duration>,
+    stop: &AtomicBool,
+) -> (Answer, Option<(Vec<ReplyResult>, Effort)>) {
+    match each_reply {
+        None => (super::prove::<M>(pos, a, limits, stop), None),
+        Some(first) => {
+            let r = prove_each_reply::<M>(pos, a, limits, first, stop);
+            (r.answer, Some((r.replies, r.total)))
+        }
+    }
+}
+
 /// Why `side`'s win in `pos` cannot be proven one reply at a time, if it cannot: the replies
 /// are the other side's (so it must be to move), one stone each.
 pub fn refusal(pos: &Position, side: Color) -> Option<&'static str> {

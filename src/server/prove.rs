@@ -94,15 +94,11 @@ fn work(payload: Result<Json<ProveRequest>, JsonRejection>) -> Result<Work, ApiE
         move |stop: &AtomicBool, progress: &(dyn Fn(serde_json::Value) + Sync)| {
             let counter = limits.progress.clone().expect("set above");
             let poll = || prove::report::progress_json(&counter);
-            let (answer, replies) = jobs::polled(progress, &poll, || {
-                crate::with_cpbim_model!(&game, M => match each_reply {
-                    None => (prove::prove::<M>(&pos, side, &limits, stop), None),
-                    Some(first) => {
-                        let r = prove::each_reply::prove_each_reply::<M>(&pos, side, &limits, first, stop);
-                        (r.answer, Some((r.replies, r.total)))
-                    }
-                })
-            });
+            let (answer, replies) = jobs::polled(
+                progress,
+                &poll,
+                || crate::with_cpbim_model!(&game, M => prove::each_reply::prove_or_each::<M>(&pos, side, &limits, each_reply, stop)),
+            );
             let mut json = prove::report::answer_json(&pos, side, &limits, &answer);
             if let Some((replies, total)) = &replies {
                 prove::each_reply::add_json(&mut json, replies, total);

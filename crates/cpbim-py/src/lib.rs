@@ -502,17 +502,18 @@ fn prove<'py>(
     let text = position.to_string();
     let answer = run(py, move |stop| {
         let (pos, side) = prove_start(&text, how, side)?;
-        let Some(first) = each_reply else {
-            let answer = cpbim::with_cpbim_model!(pos.game(), M => prove::prove::<M>(&pos, side, &limits, stop));
-            return Ok(prove::report::answer_json(&pos, side, &limits, &answer));
+        let first = match each_reply {
+            None => None,
+            Some(s) => match prove::each_reply::refusal(&pos, side) {
+                Some(why) => return Err(format!("each_reply: {why}")),
+                None => Some(cpbim::limits::seconds("each_reply", s)?),
+            },
         };
-        if let Some(why) = prove::each_reply::refusal(&pos, side) {
-            return Err(format!("each_reply: {why}"));
+        let (answer, replies) = cpbim::with_cpbim_model!(pos.game(), M => prove::each_reply::prove_or_each::<M>(&pos, side, &limits, first, stop));
+        let mut json = prove::report::answer_json(&pos, side, &limits, &answer);
+        if let Some((replies, total)) = &replies {
+            prove::each_reply::add_json(&mut json, replies, total);
         }
-        let first = cpbim::limits::seconds("each_reply", first)?;
-        let r = cpbim::with_cpbim_model!(pos.game(), M => prove::each_reply::prove_each_reply::<M>(&pos, side, &limits, first, stop));
-        let mut json = prove::report::answer_json(&pos, side, &limits, &r.answer);
-        prove::each_reply::add_json(&mut json, &r.replies, &r.total);
         Ok::<_, String>(json)
     })?
     .map_err(value_error)?;
