@@ -1019,6 +1019,59 @@ fn a_threat_step_proves_what_every_budget_proves() {
     );
 }
 
+/// `--late R`: a move ranked R or lower costs one threat more. Its proofs hold and spend no
+/// more threats on a line than the budget; with R at the width no move is late, and the search
+/// is the plain one, node for node.
+#[test]
+fn late_moves_cost_a_threat_more_and_their_proofs_hold() {
+    let never = AtomicBool::new(false);
+    let game: Game = "connect(9,9,5,1,1)".parse().unwrap();
+    let plain = Limits {
+        quiet: 6,
+        ..small_board_limits(4)
+    };
+    let none_late = Limits {
+        late: plain.width,
+        ..plain.clone()
+    };
+    let late = Limits {
+        late: 2,
+        threats: 5,
+        ..plain.clone()
+    };
+    let proven = |v: &Verdict| matches!(v, Verdict::Proven(_));
+    let (mut positions, mut proofs, mut nodes) = (0, [0; 2], [0u64; 2]);
+    for seed in 0..60 {
+        let Some(pos) = lopsided(game, seed, 6) else {
+            continue;
+        };
+        positions += 1;
+        let a = pos.to_move();
+        let one = prove::<Raw>(&pos, a, &plain, &never);
+        let same = prove::<Raw>(&pos, a, &none_late, &never);
+        assert_eq!(
+            (proven(&one.verdict), one.nodes, one.leaf_searches),
+            (proven(&same.verdict), same.nodes, same.leaf_searches),
+            "{pos:?}: no move late, yet another search"
+        );
+        let two = prove::<Raw>(&pos, a, &late, &never);
+        nodes[0] += one.nodes;
+        nodes[1] += two.nodes;
+        proofs[0] += usize::from(proven(&one.verdict));
+        let Verdict::Proven(proof) = &two.verdict else {
+            continue;
+        };
+        proofs[1] += 1;
+        assert!(
+            proof.threats() <= late.threats,
+            "{pos:?}: more threats than the budget"
+        );
+        assert_proof_holds(&pos, a, proof, &format!("{pos:?}"));
+    }
+    eprintln!("{game}: {positions} positions, proven plain / late {proofs:?}, nodes {nodes:?}");
+    assert!(proofs[1] >= 10, "too few proofs: {proofs:?} of {positions}");
+}
+
 /// The game and limits of the `--each-reply` tests: 9×9, five in a row, 3 threats and quiet
 /// moves.
 fn each_reply_game_and_limits() -> (Game, Limits) {

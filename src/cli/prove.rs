@@ -38,6 +38,11 @@ pub struct ProveArgs {
     /// cost (docs/design/prove.md, step 14).
     #[arg(long, default_value_t = 1, value_name = "N")]
     threat_step: u32,
+    /// From this rank on, an attacker's move costs one threat more (0: never): the first few
+    /// moves at a node search a threat deeper for the same budget, the others a budget later
+    /// (docs/search.md, "Late moves").
+    #[arg(long, default_value_t = 0, value_name = "RANK")]
+    late: usize,
     /// The depth in plies of the first search, at the root: `solve`'s (so `prove` proves
     /// every win `solve` finds).
     #[arg(long, default_value_t = cpbim::search::DEFAULT_DEPTH, value_name = "PLIES")]
@@ -197,6 +202,7 @@ fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
     let mut limits = Limits {
         threats: args.threats,
         threat_step: args.threat_step,
+        late: args.late,
         root_depth: limits::depth("depth", args.depth, pos.game())?,
         leaf_depth: limits::depth("leaf-depth", args.leaf_depth, pos.game())?,
         leaf_nodes: args.leaf_nodes,
@@ -277,11 +283,15 @@ fn with_progress<T>(progress: &prove::Progress, work: impl FnOnce() -> T) -> T {
 
 fn limits_text(l: &Limits) -> String {
     format!(
-        "threats ≤ {}{}, leaf depth {} plies, width {}{}{}",
+        "threats ≤ {}{}{}, leaf depth {} plies, width {}{}{}",
         l.threats,
         match l.threat_step {
             1 => String::new(),
             n => format!(" (budgets in steps of {n})"),
+        },
+        match l.late {
+            0 => String::new(),
+            n => format!(", moves from rank {n} a threat dearer"),
         },
         l.leaf_depth,
         l.width,

@@ -306,27 +306,61 @@ impl<M: Model> Prover<'_, M> {
         if t == 0 {
             return None;
         }
-        let threats = self.winners_first(self.threat_moves(b, self.limits.width));
+        let threats = self.threat_moves(b, self.limits.width);
         let quiets = match self.quiet_phase && self.level < self.limits.quiet_depth && t >= 2 {
-            true => self.winners_first(self.threat_moves(b, self.limits.quiet)),
+            true => self.threat_moves(b, self.limits.quiet),
             false => Vec::new(),
         };
+        // A threat needs one threat to spend, a quiet move two (its pass win's and one). A
+        // quiet move among the threat moves, tried first as a threat, takes no rank.
+        let quiets = self.budgeted(quiets, t, 2, &threats);
+        let threats = self.budgeted(threats, t, 1, &[]);
         if root {
-            return self.root_moves(b, &threats, &quiets, t);
+            return self.root_moves(b, &threats, &quiets);
         }
-        for threat in &threats {
-            let found = self.threat(b, threat, t);
+        for (threat, t) in &threats {
+            let found = self.threat(b, threat, *t);
             if found.is_some() || self.stopped {
                 return found;
             }
         }
-        for quiet in &quiets {
-            let found = self.quiet(b, quiet, t);
+        for (quiet, t) in &quiets {
+            let found = self.quiet(b, quiet, *t);
             if found.is_some() || self.stopped {
                 return found;
             }
         }
         None
+    }
+
+    /// `moves` (in their order) with the budget each is searched with at a node of `t`
+    /// threats: `t`, one less from rank [`Limits::late`] on (ranked among the moves not in
+    /// `unranked`); those left with less than `least` dropped; the ones that won lately first.
+    fn budgeted(
+        &self,
+        moves: Vec<Vec<Point>>,
+        t: u32,
+        least: u32,
+        unranked: &[Vec<Point>],
+    ) -> Vec<(Vec<Point>, u32)> {
+        let late = self.limits.late;
+        let mut rank = 0;
+        let mut costed = Vec::with_capacity(moves.len());
+        for m in moves {
+            let mut cost = 0;
+            if !unranked.contains(&m) {
+                cost = u32::from(late > 0 && rank >= late);
+                rank += 1;
+            }
+            if t >= least + cost {
+                costed.push((m, t - cost));
+            }
+        }
+        let order = self.winners_first(costed.iter().map(|(m, _)| m.clone()).collect());
+        order
+            .into_iter()
+            .filter_map(|m| costed.iter().find(|(x, _)| *x == m).cloned())
+            .collect()
     }
 
     /// A's `quiet` move on `b`: a threat-space win with `t − 1` threats were D to pass, and

@@ -20,6 +20,12 @@ pub struct Limits {
     /// search can find; more skips budgets that may fail, at the risk of searching one above
     /// the one needed: docs/design/prove.md, step 14).
     pub threat_step: u32,
+    /// From this rank on (0: never), an attacker's move costs one threat more: a threat
+    /// ranked `late` or lower among the attacker's threat moves, a quiet move ranked `late` or
+    /// lower among its quiet moves that are not threats (late-move reductions, as chess
+    /// engines make them; docs/design/prove.md, step 18). The few first moves search deeper for
+    /// the same cost, the others are still searched, a budget later.
+    pub late: usize,
     /// The depth in plies of the leaf search at the root, the first question asked (`solve`'s
     /// default, so that `prove` wins wherever `solve` does).
     pub root_depth: u32,
@@ -148,6 +154,7 @@ impl Default for Limits {
         Limits {
             threats: 2,
             threat_step: 1,
+            late: 0,
             root_depth: crate::search::DEFAULT_DEPTH,
             leaf_depth: 24,
             leaf_nodes: 1_000_000,

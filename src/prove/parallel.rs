@@ -33,19 +33,21 @@ enum Combine {
 }
 
 impl<M: Model> Prover<'_, M> {
-    /// The attacker's `threats`, then its `quiets`, on `b` as jobs (the first proven is the
-    /// proof), `t` threats.
+    /// The attacker's `threats`, then its `quiets`, each with its threat budget, on `b` as
+    /// jobs (the first proven is the proof).
     pub(super) fn root_moves(
         &mut self,
         b: &Board,
-        threats: &[Vec<Point>],
-        quiets: &[Vec<Point>],
-        t: u32,
+        threats: &[(Vec<Point>, u32)],
+        quiets: &[(Vec<Point>, u32)],
     ) -> Option<ThreatProof> {
         let jobs = threats.len() + quiets.len();
-        let proven = self.jobs(b, jobs, Combine::Any, &|w, b, i| match threats.get(i) {
-            Some(threat) => w.threat(b, threat, t),
-            None => w.quiet(b, &quiets[i - threats.len()], t),
+        let proven = self.jobs(b, jobs, Combine::Any, &|w, b, i| {
+            let (m, t) = threats.get(i).unwrap_or_else(|| &quiets[i - threats.len()]);
+            match i < threats.len() {
+                true => w.threat(b, m, *t),
+                false => w.quiet(b, m, *t),
+            }
         });
         proven.and_then(|mut proofs| proofs.pop())
     }

@@ -77,6 +77,8 @@ pub struct Fingerprint {
     pub quiet: usize,
     /// See [`Fingerprint::quiet`].
     pub quiet_depth: usize,
+    /// [`super::Limits::late`]: budgets mean other searches when late moves cost more.
+    pub late: usize,
 }
 
 impl Fingerprint {
@@ -89,6 +91,7 @@ impl Fingerprint {
             zone: limits.zone,
             quiet: limits.quiet,
             quiet_depth: limits.quiet_depth,
+            late: limits.late,
         }
     }
 
@@ -100,6 +103,10 @@ impl Fingerprint {
         v.push(self.zone as u8);
         v.extend((self.quiet as u32).to_be_bytes());
         v.extend((self.quiet_depth as u32).to_be_bytes());
+        // Only when set: the keys of stores written before it stay the same.
+        if self.late > 0 {
+            v.extend((self.late as u32).to_be_bytes());
+        }
         v
     }
 }
