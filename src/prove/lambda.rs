@@ -185,9 +185,13 @@ type Tables = Vec<Table>;
 /// Refuting defender stones (and winning attacker moves) remembered for move ordering.
 const KILLERS: usize = 8;
 
-/// `items` in their order but those of `recent` first, the most recent first.
-fn recent_first<T: PartialEq>(recent: &[T], mut items: Vec<T>) -> Vec<T> {
-    items.sort_by_key(|x| recent.iter().position(|r| r == x).unwrap_or(KILLERS));
+/// `items` in their order but those whose `key` is in `recent` first, the most recent first.
+fn recent_first<T, K: PartialEq>(
+    recent: &[K],
+    mut items: Vec<T>,
+    key: impl Fn(&T) -> &K,
+) -> Vec<T> {
+    items.sort_by_key(|x| recent.iter().position(|r| r == key(x)).unwrap_or(KILLERS));
     items
 }
 
@@ -348,19 +352,15 @@ impl<M: Model> Prover<'_, M> {
         let mut costed = Vec::with_capacity(moves.len());
         for m in moves {
             let mut cost = 0;
-            if !unranked.contains(&m) {
-                cost = u32::from(late > 0 && rank >= late);
+            if late > 0 && !unranked.contains(&m) {
+                cost = u32::from(rank >= late);
                 rank += 1;
             }
             if t >= least + cost {
                 costed.push((m, t - cost));
             }
         }
-        let order = self.winners_first(costed.iter().map(|(m, _)| m.clone()).collect());
-        order
-            .into_iter()
-            .filter_map(|m| costed.iter().find(|(x, _)| *x == m).cloned())
-            .collect()
+        self.winners_first(costed)
     }
 
     /// A's `quiet` move on `b`: a threat-space win with `t − 1` threats were D to pass, and
@@ -576,13 +576,14 @@ impl<M: Model> Prover<'_, M> {
     /// `points` with the stones that refuted threats lately first (a defence that refutes one
     /// threat often refutes the next: the search fails sooner).
     pub(super) fn killers_first(&self, points: Vec<Point>) -> Vec<Point> {
-        recent_first(&self.killers, points)
+        recent_first(&self.killers, points, |x| x)
     }
 
-    /// `moves` (A's candidates, in their order) with the ones that won lately first: after a
-    /// defence that changes little, the move that won before most often wins again.
-    fn winners_first(&self, moves: Vec<Vec<Point>>) -> Vec<Vec<Point>> {
-        recent_first(&self.winners, moves)
+    /// `moves` (A's candidates, in their order, each with its budget) with the ones that won
+    /// lately first: after a defence that changes little, the move that won before most often
+    /// wins again.
+    fn winners_first(&self, moves: Vec<(Vec<Point>, u32)>) -> Vec<(Vec<Point>, u32)> {
+        recent_first(&self.winners, moves, |(m, _)| m)
     }
 
     /// A's move `m` (a threat or a quiet move) was proven to win.

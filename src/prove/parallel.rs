@@ -42,11 +42,11 @@ impl<M: Model> Prover<'_, M> {
         quiets: &[(Vec<Point>, u32)],
     ) -> Option<ThreatProof> {
         let jobs = threats.len() + quiets.len();
-        let proven = self.jobs(b, jobs, Combine::Any, &|w, b, i| {
-            let (m, t) = threats.get(i).unwrap_or_else(|| &quiets[i - threats.len()]);
-            match i < threats.len() {
-                true => w.threat(b, m, *t),
-                false => w.quiet(b, m, *t),
+        let proven = self.jobs(b, jobs, Combine::Any, &|w, b, i| match threats.get(i) {
+            Some((threat, t)) => w.threat(b, threat, *t),
+            None => {
+                let (quiet, t) = &quiets[i - threats.len()];
+                w.quiet(b, quiet, *t)
             }
         });
         proven.and_then(|mut proofs| proofs.pop())
