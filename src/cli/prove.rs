@@ -104,6 +104,12 @@ pub struct ProveArgs {
     /// always; 0: every position, which grows the store by gigabytes an hour).
     #[arg(long, default_value_t = prove::limits::DEFAULT_STORE_MIN_NODES, value_name = "N")]
     store_min_nodes: u64,
+    /// Try first, at each position this book knows, the move that proved it before, and
+    /// start the root's budgets at the book's threats (a file `cpbim store book` wrote;
+    /// docs/search.md, "Books"): the proof is found again, and checked, at the cost of the
+    /// proof.
+    #[arg(long, value_name = "FILE")]
+    book: Option<std::path::PathBuf>,
     /// Write the proof, when one is found, to this file as JSON (docs/json.md).
     #[arg(long, value_name = "FILE")]
     proof: Option<std::path::PathBuf>,
@@ -226,6 +232,7 @@ fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
         progress: Some(Arc::new(prove::Progress::default())),
         store: None,
         store_min_nodes: args.store_min_nodes,
+        book: None,
     };
     if let Some(why) = limits.refusal(pos.game()) {
         super::usage!("{why}");
@@ -233,7 +240,20 @@ fn limits_of(args: &ProveArgs, pos: &Position) -> Result<Limits> {
     if let Some(path) = &args.store {
         limits.store = Some(Arc::new(Mutex::new(prove::Store::open(path)?)));
     }
+    if let Some(path) = &args.book {
+        limits.book = Some(Arc::new(read_book(path, *pos.game())?));
+    }
     Ok(limits)
+}
+
+/// The book at `path`, of `game` (a book of another game is a usage error).
+pub fn read_book(path: &std::path::Path, game: cpbim::Game) -> Result<prove::Book> {
+    let text = cpbim::files::read_text(path, cpbim::files::MAX_FILE)?;
+    let book = prove::Book::parse(&text).with_context(|| format!("book {}", path.display()))?;
+    if let Some(why) = prove::book::refusal(&book, game) {
+        super::usage!("book {}: {why}", path.display());
+    }
+    Ok(book)
 }
 
 /// Run `work` with a progress line on stderr (nodes, threat budget, leaf searches, table).
@@ -349,7 +369,7 @@ fn text_of(a: Color, l: &Limits, answer: &Answer) -> String {
         ),
     };
     format!(
-        "{head}\n  {} nodes, {} leaf searches ({} nodes), {:.3} s ({}){}",
+        "{head}\n  {} nodes, {} leaf searches ({} nodes), {:.3} s ({}){}{}",
         answer.nodes,
         answer.leaf_searches,
         answer.leaf_nodes,
@@ -368,6 +388,11 @@ fn text_of(a: Color, l: &Limits, answer: &Answer) -> String {
             (None, _) => String::new(),
             (Some(_), 1) => ", 1 position answered by the store".to_string(),
             (Some(_), n) => format!(", {n} positions answered by the store"),
+        },
+        match (&l.book, answer.book_moves) {
+            (None, _) => String::new(),
+            (Some(_), 1) => ", 1 position proven by the book's move".to_string(),
+            (Some(_), n) => format!(", {n} positions proven by the book's move"),
         }
     )
 }

@@ -31,6 +31,19 @@ pub enum StoreCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Write the book of STORE's proofs of one game: each position proven with the attacker to
+    /// move, the move its proof starts with and its threats, one a line (docs/search.md,
+    /// "Books"). `cpbim prove --book` finds the proofs again from it, at their own cost.
+    Book {
+        /// The store to read.
+        store: PathBuf,
+        /// The game whose positions are written.
+        #[arg(long, default_value = "connect6", value_parser = super::parse_game)]
+        game: cpbim::Game,
+        /// The book's file (written whole or not at all).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
 }
 
 pub fn run(command: StoreCommand) -> Result<()> {
@@ -41,7 +54,28 @@ pub fn run(command: StoreCommand) -> Result<()> {
             into,
             json,
         } => merge(&sources, &into, json),
+        StoreCommand::Book { store, game, out } => book(&store, game, &out),
     }
+}
+
+fn book(path: &Path, game: cpbim::Game, out: &Path) -> Result<()> {
+    if !path.is_file() {
+        anyhow::bail!("proof store {}: no such file", path.display());
+    }
+    let store = Store::open(path)?;
+    super::interrupt::soften();
+    let book = cpbim::prove::Book::of_store(&store, game, &super::STOP)?;
+    if super::stopped() {
+        anyhow::bail!("stopped: {} not written", out.display());
+    }
+    cpbim::files::write(out, book.to_text())?;
+    outln!(
+        "{}: {} positions of {game} from {}",
+        out.display(),
+        book.len(),
+        path.display()
+    )?;
+    Ok(())
 }
 
 fn info(path: &Path, json: bool) -> Result<()> {

@@ -51,6 +51,11 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
         let quiet = limits.quiet > 0 && pos.game().p() == 1;
         let last_threats_only = if quiet { first } else { limits.threats };
         let step = limits.threat_step;
+        // A book's proof of the root: the budgets below its threats are not searched.
+        let from = match pos.to_move() == a {
+            true => prover.book_budget(pos.board()).min(limits.threats),
+            false => 0,
+        };
         let budgets = budgets(first, last_threats_only.min(limits.threats), step)
             .into_iter()
             .map(|t| (false, t))
@@ -59,7 +64,8 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
                     .into_iter()
                     .filter(|_| quiet)
                     .map(|t| (true, t)),
-            );
+            )
+            .filter(|&(_, t)| t >= from);
         let mut dfpn = super::dfpn::Dfpn::new(a);
         for (quiet_phase, t) in budgets {
             prover.quiet_phase = quiet_phase;
@@ -319,6 +325,10 @@ impl<M: Model> Prover<'_, M> {
         // quiet move among the threat moves, tried first as a threat, takes no rank.
         let quiets = self.budgeted(quiets, t, 2, &threats);
         let threats = self.budgeted(threats, t, 1, &[]);
+        let booked = self.follow_book(b, &threats, &quiets);
+        if booked.is_some() || self.stopped {
+            return booked;
+        }
         if root {
             return self.root_moves(b, &threats, &quiets);
         }

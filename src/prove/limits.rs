@@ -63,6 +63,9 @@ pub struct Limits {
     /// always): the cheap ones are searched again faster than their entries are written, and
     /// every proof holds its whole subtree, so storing them all grows the store by the square.
     pub store_min_nodes: u64,
+    /// Moves that proved positions before ([`super::book`]): tried first where the book knows
+    /// the position, and the root's budgets started at its entry.
+    pub book: Option<Arc<super::book::Book>>,
 }
 
 /// How a proof search goes through its tree (the same nodes, the same verdicts within the
@@ -169,6 +172,7 @@ impl Default for Limits {
             progress: None,
             store: None,
             store_min_nodes: DEFAULT_STORE_MIN_NODES,
+            book: None,
         }
     }
 }
@@ -208,6 +212,7 @@ impl Default for Answer {
             leaf_time: Duration::ZERO,
             store_hits: 0,
             store_time: Duration::ZERO,
+            book_moves: 0,
             store_error: None,
             refutation: None,
         }
@@ -224,6 +229,7 @@ impl Answer {
         self.leaf_time += w.leaf_time;
         self.store_hits += w.store_hits;
         self.store_time += w.store_time;
+        self.book_moves += w.book_moves;
         if self.store_error.is_none() {
             self.store_error.clone_from(&w.store_error);
         }
@@ -259,6 +265,8 @@ pub struct Answer {
     pub store_hits: u64,
     /// Time spent reading and writing the store.
     pub store_time: Duration,
+    /// Positions proven by the book's move ([`Limits::book`]).
+    pub book_moves: u64,
     /// Why the store failed, when it did (the search then stopped).
     pub store_error: Option<String>,
     /// Not proven at a root where the side asked about is not to move: the move of the side

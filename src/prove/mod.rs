@@ -3,6 +3,7 @@
 //! ([`zone`]), the piece that lets a proof search answer only the defences that matter; the
 //! proofs it writes ([`tree`]); and the threat-space search ([`lambda`]: depth-first, or by proof numbers).
 
+pub mod book;
 mod dfpn;
 pub mod each_reply;
 pub mod expand;
@@ -20,6 +21,7 @@ pub mod zone;
 #[cfg(test)]
 mod tests;
 
+pub use book::{Book, Hint};
 pub use expand::{expand, expansion_json, Expansion};
 pub use lambda::prove;
 pub use limits::{cannot_start, Answer, Limits, Progress, Search, Verdict};

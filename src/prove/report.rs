@@ -91,6 +91,7 @@ fn answer_head(pos: &Position, side: Color, l: &Limits, answer: &Answer) -> Valu
         "leaf_time_ms": answer.leaf_time.as_secs_f64() * 1e3,
         "store_hits": answer.store_hits,
         "store_time_ms": answer.store_time.as_secs_f64() * 1e3,
+        "book_moves": answer.book_moves,
         "refutation": answer.refutation.as_ref().map(|stones| {
             stones.iter().map(|x| x.to_string()).collect::<Vec<_>>()
         }),

@@ -339,6 +339,32 @@ impl Store {
         Ok(stopped)
     }
 
+    /// Call `each` with every position of `game` the store holds proven (committed), in the
+    /// key's orientation: its board, its attacker, its proof. `stop` ends the reading early.
+    pub fn for_each_proof(
+        &self,
+        game: crate::Game,
+        stop: &AtomicBool,
+        mut each: impl FnMut(&Board, Color, &ThreatProof),
+    ) -> Result<(), StoreError> {
+        let head = game_head(game);
+        let tx = self.db.begin_read().map_err(|e| self.error(&e))?;
+        let table = tx.open_table(PROVEN).map_err(|e| self.error(&e))?;
+        let range = table.range(head.as_slice()..).map_err(|e| self.error(&e))?;
+        for entry in range {
+            let (k, v) = entry.map_err(|e| self.error(&e))?;
+            if !k.value().starts_with(&head) || stop.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
+            let Some((b, a)) = board_of_key(k.value(), game) else {
+                continue;
+            };
+            let proof = read_proof(v.value()).map_err(|e| self.error(&e))?;
+            each(&b, a, &proof);
+        }
+        Ok(())
+    }
+
     /// Whether the store holds a proof under the canonical key `key` (committed or pending).
     fn holds_proof(&self, key: &[u8]) -> Result<bool, StoreError> {
         if self.proven.contains_key(key) {
@@ -683,7 +709,7 @@ fn symmetries(m: usize, n: usize) -> usize {
 }
 
 /// Point `x` under symmetry `s` of the m×n board.
-fn apply(s: usize, x: Point, m: usize, n: usize) -> Point {
+pub(super) fn apply(s: usize, x: Point, m: usize, n: usize) -> Point {
     let (c, r) = (x.col(), x.row());
     let (w, h) = (m - 1, n - 1);
     let (c, r) = match s {
@@ -700,7 +726,7 @@ fn apply(s: usize, x: Point, m: usize, n: usize) -> Point {
 }
 
 /// The symmetry that undoes `s`.
-fn inverse(s: usize) -> usize {
+pub(super) fn inverse(s: usize) -> usize {
     match s {
         5 => 6,
         6 => 5,
@@ -708,25 +734,48 @@ fn inverse(s: usize) -> usize {
     }
 }
 
-/// The canonical key of `b` with attacker `a`, and the symmetry that gives it.
-pub(super) fn canonical(b: &Board, a: Color) -> (Vec<u8>, usize) {
-    let game = b.game();
-    let (m, n) = (game.m(), game.n());
+/// The start of every key of `game`'s positions: the format and the game.
+fn game_head(game: crate::Game) -> Vec<u8> {
     let rule = match game.rule() {
         Rule::Free => 0,
         Rule::Exact => 1,
         Rule::Renju => 2,
     };
-    let head = [
-        FORMAT,
-        m as u8,
-        n as u8,
-        game.k() as u8,
-        game.p() as u8,
-        game.q() as u8,
-        rule,
-        a.index() as u8,
-    ];
+    let (m, n, k, p, q) = (game.m(), game.n(), game.k(), game.p(), game.q());
+    vec![FORMAT, m as u8, n as u8, k as u8, p as u8, q as u8, rule]
+}
+
+/// The board and attacker of a canonical key of `game` ([`canonical`]), in the key's
+/// orientation; `None` when the key is of another game or format, or does not read.
+pub(super) fn board_of_key(key: &[u8], game: crate::Game) -> Option<(Board, Color)> {
+    let head = game_head(game);
+    let rest = key.strip_prefix(head.as_slice())?;
+    let (&a, mut rest) = rest.split_first()?;
+    let a = [Color::Black, Color::White]
+        .into_iter()
+        .find(|c| c.index() == a as usize)?;
+    let mut b = Board::new(game);
+    for c in [Color::Black, Color::White] {
+        loop {
+            let (pair, tail) = rest.split_first_chunk::<2>()?;
+            rest = tail;
+            let i = u16::from_be_bytes(*pair);
+            if i == 0xffff {
+                break;
+            }
+            let x = Point::from_index(i as usize).filter(|&x| game.contains(x))?;
+            b.set(x, Some(c));
+        }
+    }
+    rest.is_empty().then_some((b, a))
+}
+
+/// The canonical key of `b` with attacker `a`, and the symmetry that gives it.
+pub(super) fn canonical(b: &Board, a: Color) -> (Vec<u8>, usize) {
+    let game = b.game();
+    let (m, n) = (game.m(), game.n());
+    let mut head = game_head(*game);
+    head.push(a.index() as u8);
     let stones: Vec<(Point, Color)> = b.iter().collect();
     let mut best: Option<(Vec<u8>, usize)> = None;
     for s in 0..symmetries(m, n) {
