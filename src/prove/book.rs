@@ -153,7 +153,7 @@ impl Book {
             let _ = writeln!(
                 s,
                 "{} {} {} {kind} {} {}",
-                colour_name(a),
+                a.name(),
                 points(Color::Black),
                 points(Color::White),
                 moves.join("+"),
@@ -246,13 +246,6 @@ impl Book {
         };
         self.insert(&b, a, hint);
         Ok(())
-    }
-}
-
-fn colour_name(c: Color) -> &'static str {
-    match c {
-        Color::Black => "black",
-        Color::White => "white",
     }
 }
 
