@@ -96,6 +96,34 @@ fn a_book_finds_every_proof_again_checked_and_cheaper() {
     );
 }
 
+/// The Kagetsu run's book (data/books/, freestyle Gomoku): two of white's replies in the
+/// centre proven again at the run's limits with the book's moves (about 1.5 s each), each proof
+/// accepted by the brute-force checker (10–20 s each; F9 and F10 as well, 25 and 52 s, when
+/// this was written) — a book of a game of five without Renju's rules, as the test above is of
+/// Renju.
+#[test]
+fn the_kagetsu_book_proves_central_replies_checked() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/books/kagetsu-freestyle.txt");
+    let book = Book::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(book.game(), Game::GOMOKU);
+    let limits = Limits {
+        threats: 11,
+        quiet: 8,
+        quiet_depth: 3,
+        width: 16,
+        threads: 1,
+        book: Some(Arc::new(book)),
+        ..Limits::default()
+    };
+    for reply in ["H7", "J9"] {
+        let pos = cpbim::parse_position(&format!("H8 H9 I9 {reply}"), Game::GOMOKU).unwrap();
+        let answer = run(&pos, &limits);
+        let checked = checked(&pos, &answer);
+        assert!(checked.is_ok(), "{reply}: {checked:?}");
+        assert!(answer.book_moves > 0, "{reply}: no book move");
+    }
+}
+
 #[test]
 fn a_book_that_does_not_read_names_its_line() {
     let err = |text: &str| Book::parse(text).unwrap_err().to_string();

@@ -735,6 +735,75 @@ async fn prove_equals_cpbim_prove() {
     }
 }
 
+/// `book` (a book's text, as `--book FILE` reads it) and `late` give the command line's
+/// answer; a book of another game and a book that does not read are refused with its words.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn prove_with_a_book_and_late_moves_equals_cpbim_prove() {
+    fn untimed(mut v: Value) -> Value {
+        v.as_object_mut()
+            .unwrap()
+            .retain(|k, _| !k.ends_with("time_ms"));
+        v
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (store, book) = (dir.path().join("s.redb"), dir.path().join("book.txt"));
+    let (store, book) = (store.to_str().unwrap(), book.to_str().unwrap());
+    let pos = "H8 H9 K6 K11 L13 J7 H10 H7 G6 H12 J10 G5 H6 L11";
+    let opts = [
+        "--game",
+        "renju",
+        "--threats",
+        "4",
+        "--time",
+        "30",
+        "--threads",
+        "1",
+        "--json",
+    ];
+    let with = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["prove".to_string(), pos.to_string()];
+        args.extend(opts.iter().chain(extra).map(|a| a.to_string()));
+        args
+    };
+    let stored = cpbim(
+        &with(&["--store", store, "--store-min-nodes", "0"]),
+        b"",
+        &[],
+    );
+    assert_eq!(stored.code, 0, "{}", stored.stderr);
+    let out = cpbim(
+        &["store", "book", store, "--game", "renju", "--out", book],
+        b"",
+        &[],
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let text = std::fs::read_to_string(book).unwrap();
+    let app = app();
+    for (late, args) in [
+        (0, vec!["--book", book]),
+        (2, vec!["--book", book, "--late", "2"]),
+    ] {
+        let args = with(&args);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let cli = cli_json(&args);
+        assert!(cli[0]["book_moves"].as_u64().unwrap() >= 1, "{}", cli[0]);
+        let body = json!({"game": "renju", "record": pos, "threats": 4, "time": 30, "late": late, "book": text});
+        let a = post(&app, "/api/prove?wait=1", body).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text);
+        assert_eq!(untimed(a.json()), untimed(cli[0].clone()));
+    }
+    for (game, book, says) in [
+        ("gomoku", text.as_str(), "book: the book is of renju"),
+        ("renju", "game renju\nblack H8 H9 threat\n", "book: line 2:"),
+    ] {
+        let body = json!({"game": game, "record": pos, "book": book});
+        let a = post(&app, "/api/prove?wait=1", body).await;
+        assert_eq!(a.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", a.text);
+        let error = a.json()["error"].as_str().unwrap().to_string();
+        assert!(error.starts_with(says), "{error}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn jobs_stream_progress_then_the_result() {
     let app = app();

@@ -69,6 +69,7 @@ fn answer_head(pos: &Position, side: Color, l: &Limits, answer: &Answer) -> Valu
         "limits": {
             "threats": l.threats,
             "threat_step": l.threat_step,
+            "late": l.late,
             "depth": l.root_depth,
             "leaf_depth": l.leaf_depth,
             "leaf_nodes": l.leaf_nodes,

@@ -21,7 +21,7 @@ pub const DEFAULT_PROVE_SECONDS: f64 = 30.0;
 
 /// `POST /api/prove`: the position, the side whose win is asked (default: the side to move)
 /// and `cpbim prove`'s limits (`threats`, `threat_step`, `time`, `quiet`, `quiet_depth`,
-/// `width`, `each_reply`).
+/// `width`, `late`, `each_reply`, `book`).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProveRequest {
@@ -42,9 +42,22 @@ pub struct ProveRequest {
     quiet: Option<usize>,
     quiet_depth: Option<usize>,
     width: Option<usize>,
+    late: Option<usize>,
+    /// A book's text (what `--book FILE` reads from its file; `cpbim store book` writes it).
+    book: Option<String>,
     /// Each reply of the side to move in a search of its own, this many seconds at first
     /// (`--each-reply`).
     each_reply: Option<f64>,
+}
+
+/// The book of a request's `book` text, checked as `--book` checks its file.
+fn book_of(text: &str, game: &crate::Game) -> Result<prove::Book, ApiError> {
+    let book =
+        prove::Book::parse(text).map_err(|e| ApiError::unprocessable(format!("book: {e}")))?;
+    match prove::book::refusal(&book, *game) {
+        Some(why) => Err(ApiError::unprocessable(format!("book: {why}"))),
+        None => Ok(book),
+    }
 }
 
 /// `POST /api/prove`.
@@ -74,6 +87,11 @@ fn work(payload: Result<Json<ProveRequest>, JsonRejection>) -> Result<Work, ApiE
         quiet: req.quiet.unwrap_or(defaults.quiet),
         quiet_depth: req.quiet_depth.unwrap_or(defaults.quiet_depth),
         width: req.width.unwrap_or(defaults.width),
+        late: req.late.unwrap_or(defaults.late),
+        book: match &req.book {
+            None => None,
+            Some(text) => Some(Arc::new(book_of(text, pos.game())?)),
+        },
         max_time: Some(time),
         threads: 1,
         progress: Some(Arc::new(prove::Progress::default())),

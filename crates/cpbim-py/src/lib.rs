@@ -426,10 +426,12 @@ fn count<T: TryFrom<i64>>(name: &str, value: i64) -> PyResult<T> {
 /// `prove(position, game="connect6", side=None, threats=2, depth=None, leaf_depth=24,
 /// leaf_nodes=1000000, width=24, quiet=0, quiet_depth=1, nodes=None, time=None,
 /// full_width=False, search="depth-first", threads=1, to_move=None, threat_step=1,
-/// each_reply=None)`: the object `cpbim prove --json` prints; `each_reply=S` is
-/// `--each-reply S` (each reply of the side to move in a search of its own).
+/// each_reply=None, late=0, book=None)`: the object `cpbim prove --json` prints; `each_reply=S`
+/// is `--each-reply S` (each reply of the side to move in a search of its own), `book=PATH`
+/// `--book PATH` (a file `cpbim store book` wrote: `OSError` when it cannot be read,
+/// `ValueError` when it does not read as a book of `game`).
 #[pyfunction]
-#[pyo3(signature = (position, game="connect6", side=None, threats=2, depth=None, leaf_depth=24, leaf_nodes=1_000_000, width=24, quiet=0, quiet_depth=1, nodes=None, time=None, full_width=false, search="depth-first", threads=1, to_move=None, threat_step=1, each_reply=None))]
+#[pyo3(signature = (position, game="connect6", side=None, threats=2, depth=None, leaf_depth=24, leaf_nodes=1_000_000, width=24, quiet=0, quiet_depth=1, nodes=None, time=None, full_width=false, search="depth-first", threads=1, to_move=None, threat_step=1, each_reply=None, late=0, book=None))]
 #[allow(clippy::too_many_arguments)]
 fn prove<'py>(
     py: Python<'py>,
@@ -451,6 +453,8 @@ fn prove<'py>(
     to_move: Option<&str>,
     threat_step: i64,
     each_reply: Option<f64>,
+    late: i64,
+    book: Option<std::path::PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
     use cpbim::prove::{self, Limits, Search};
     let how = reading(game, to_move)?;
@@ -479,6 +483,8 @@ fn prove<'py>(
     let limits = Limits {
         threats: count("threats", threats)?,
         threat_step: count("threat_step", threat_step)?,
+        late: count("late", late)?,
+        book: book.map(|path| read_book(&path, &how.game)).transpose()?,
         root_depth: cpbim::limits::depth(
             "depth",
             whole("depth", depth)?.unwrap_or(cpbim::search::DEFAULT_DEPTH),
@@ -518,6 +524,18 @@ fn prove<'py>(
     })?
     .map_err(value_error)?;
     to_python(py, &answer)
+}
+
+/// The book at `path`, of `game`, as `cpbim prove --book` reads it.
+fn read_book(path: &std::path::Path, game: &Game) -> PyResult<Arc<cpbim::prove::Book>> {
+    use cpbim::prove::{book, Book};
+    let text = cpbim::files::read_text(path, cpbim::files::MAX_FILE)?;
+    let named = |why: String| value_error(format!("book {}: {why}", path.display()));
+    let book = Book::parse(&text).map_err(|e| named(e.to_string()))?;
+    match book::refusal(&book, *game) {
+        Some(why) => Err(named(why)),
+        None => Ok(Arc::new(book)),
+    }
 }
 
 /// `side` of `prove` and `prove_expand`: the side whose win is asked (`None`: the side to move).

@@ -86,3 +86,28 @@ def test_errors():
     for kwargs in [{"threats": -1}, {"side": "red"}, {"search": "bfs"}, {"time": -1.0}, {"leaf_nodes": -5}, {"threat_step": -1}]:
         with pytest.raises(ValueError):
             cpbim.prove(GAME3, **kwargs)
+
+
+def test_a_book_and_late_moves_are_the_clis(tmp_path):
+    """`book=PATH` is `--book PATH` and `late=R` is `--late R` (times aside, the command line's
+    object, the book's moves counted); a book that cannot be read is an `OSError`, one that
+    does not read or is of another game a `ValueError` naming the file."""
+    store, book = tmp_path / "s.redb", tmp_path / "book.txt"
+    text = "H8 H9 K6 K11 L13 J7 H10 H7 G6 H12 J10 G5 H6 L11"
+    opts = ["--game", "renju", "--threats", "4", "--threads", "1", "--json"]
+    run_cli("prove", text, *opts, "--store", str(store), "--store-min-nodes", "0")
+    run_cli("store", "book", str(store), "--game", "renju", "--out", str(book))
+    for late in (0, 2):
+        [cli] = cli_json_lines("prove", text, *opts, "--book", str(book), "--late", str(late))
+        py = cpbim.prove(text, game="renju", threats=4, late=late, book=str(book))
+        assert cli["result"] == "proven" and cli["book_moves"] >= 1
+        assert untimed(py) == untimed(cli)
+    with pytest.raises(OSError):
+        cpbim.prove(text, game="renju", book=str(tmp_path / "none.txt"))
+    with pytest.raises(ValueError, match="the book is of renju"):
+        cpbim.prove(text, game="gomoku", book=str(book))
+    book.write_text("game renju\nblack H8 H9 threat\n")
+    with pytest.raises(ValueError, match=r"book .*book\.txt: line 2:"):
+        cpbim.prove(text, game="renju", book=str(book))
+    with pytest.raises(ValueError):
+        cpbim.prove(text, game="renju", late=-1)
