@@ -127,15 +127,14 @@ fn compare(
             seen.zone_nodes += zoned.nodes;
             seen.proof_number_nodes += proof_numbers.nodes;
             seen.full_width_nodes += full.nodes;
-            let proven = |v: &Verdict| matches!(v, Verdict::Proven(_));
             assert_eq!(
-                proven(&zoned.verdict),
-                proven(&proof_numbers.verdict),
+                zoned.verdict.is_proven(),
+                proof_numbers.verdict.is_proven(),
                 "{game} {pos:?}: {a:?}'s win by proof numbers and depth-first disagree"
             );
             assert_eq!(
-                proven(&zoned.verdict),
-                proven(&on_two.verdict),
+                zoned.verdict.is_proven(),
+                on_two.verdict.is_proven(),
                 "{game} {pos:?}: {a:?}'s win on one thread and on two disagree"
             );
             if let Verdict::Proven(proof) = &on_two.verdict {
@@ -144,7 +143,7 @@ fn compare(
             if let Verdict::Proven(proof) = &full.verdict {
                 seen.full_width_proofs += usize::from(proof.threats() > 0);
                 assert!(
-                    proven(&zoned.verdict),
+                    zoned.verdict.is_proven(),
                     "{game} {pos:?}: full width proves {a:?}'s win, the zone search does not"
                 );
             }
@@ -591,6 +590,15 @@ fn lopsided(game: Game, seed: u64, stones: usize) -> Option<cpbim::Position> {
     cpbim::parse_position(&text.join(" "), game).ok()
 }
 
+/// The positions [`lopsided`] makes of `seeds`, each with its seed.
+fn lopsided_positions(
+    game: Game,
+    seeds: std::ops::Range<u64>,
+    stones: usize,
+) -> impl Iterator<Item = (u64, cpbim::Position)> {
+    seeds.filter_map(move |seed| lopsided(game, seed, stones).map(|pos| (seed, pos)))
+}
+
 /// Limits for connect(9,9,5,1,1): `threats` threats, 8-ply searches, 12 threat moves a node.
 fn small_board_limits(threats: u32) -> Limits {
     Limits {
@@ -628,11 +636,7 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
         ..with.clone()
     };
     let mut seen = QuietSeen::default();
-    let proven = |v: &Verdict| matches!(v, Verdict::Proven(_));
-    for seed in 0..60 {
-        let Some(pos) = lopsided(game, seed, 6) else {
-            continue;
-        };
+    for (_, pos) in lopsided_positions(game, 0..60, 6) {
         seen.positions += 1;
         let a = pos.to_move();
         let plain = prove::<Raw>(&pos, a, &without, &never);
@@ -642,13 +646,13 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
         let on_two = prove::<Raw>(&pos, a, &threaded, &never);
         let proof_numbers = prove::<Raw>(&pos, a, &proof_number, &never);
         assert_eq!(
-            proven(&zoned.verdict),
-            proven(&on_two.verdict),
+            zoned.verdict.is_proven(),
+            on_two.verdict.is_proven(),
             "{pos:?}: quiet moves on one thread and on two disagree"
         );
         assert_eq!(
-            proven(&zoned.verdict),
-            proven(&proof_numbers.verdict),
+            zoned.verdict.is_proven(),
+            proof_numbers.verdict.is_proven(),
             "{pos:?}: quiet moves depth-first and by proof numbers disagree"
         );
         seen.proof_number_nodes += proof_numbers.nodes;
@@ -656,18 +660,18 @@ fn quiet_moves_prove_more_and_their_zones_lose_nothing() {
             matches!(&proof_numbers.verdict, Verdict::Proven(p) if has_quiet(p)) as usize;
         seen.zone_nodes += zoned.nodes;
         seen.full_width_nodes += full.nodes;
-        seen.proven_without += usize::from(proven(&plain.verdict));
-        seen.full_width_proofs += usize::from(proven(&full.verdict));
+        seen.proven_without += usize::from(plain.verdict.is_proven());
+        seen.full_width_proofs += usize::from(full.verdict.is_proven());
         assert!(
-            !proven(&full.verdict) || proven(&zoned.verdict),
+            !full.verdict.is_proven() || zoned.verdict.is_proven(),
             "{pos:?}: full width proves {a:?}'s win with quiet moves, the zone search does not"
         );
         assert!(
-            !proven(&plain.verdict) || proven(&zoned.verdict),
+            !plain.verdict.is_proven() || zoned.verdict.is_proven(),
             "{pos:?}: proven without quiet moves, not with them"
         );
         assert!(
-            !proven(&zoned.verdict) || proven(&deeper.verdict),
+            !zoned.verdict.is_proven() || deeper.verdict.is_proven(),
             "{pos:?}: proven with quiet moves, not with nested ones"
         );
         if let Verdict::Proven(proof) = &deeper.verdict {
@@ -724,11 +728,7 @@ fn a_defender_roots_threat_space_pass_limits_its_moves() {
         (0, 0, 0, 0, 0);
     let mut proof_number_passes = 0;
     let (mut zone_nodes, mut full_nodes) = (0, 0);
-    let proven = |v: &Verdict| matches!(v, Verdict::Proven(_));
-    for seed in 0..40 {
-        let Some(pos) = lopsided(game, seed, 9) else {
-            continue;
-        };
+    for (_, pos) in lopsided_positions(game, 0..40, 9) {
         positions += 1;
         assert_eq!(pos.to_move(), Color::White);
         let a = Color::Black;
@@ -737,12 +737,12 @@ fn a_defender_roots_threat_space_pass_limits_its_moves() {
         let full = prove::<Raw>(&pos, a, &full_width, &never);
         let proof_numbers = prove::<Raw>(&pos, a, &proof_number, &never);
         assert!(
-            !proven(&full.verdict) || proven(&zoned.verdict),
+            !full.verdict.is_proven() || zoned.verdict.is_proven(),
             "{pos:?}: full width proves black's win, the zone search does not"
         );
         assert_eq!(
-            proven(&zoned.verdict),
-            proven(&proof_numbers.verdict),
+            zoned.verdict.is_proven(),
+            proof_numbers.verdict.is_proven(),
             "{pos:?}: depth-first and proof numbers disagree"
         );
         if let Verdict::Proven(ThreatProof::Defence {
@@ -752,11 +752,11 @@ fn a_defender_roots_threat_space_pass_limits_its_moves() {
             proof_number_passes += usize::from(!matches!(**pass, ThreatProof::Leaf { .. }));
         }
         assert!(
-            !proven(&plain.verdict) || proven(&zoned.verdict),
+            !plain.verdict.is_proven() || zoned.verdict.is_proven(),
             "{pos:?}: proven without quiet moves, not with them"
         );
-        proven_without += usize::from(proven(&plain.verdict));
-        full_proofs += usize::from(proven(&full.verdict));
+        proven_without += usize::from(plain.verdict.is_proven());
+        full_proofs += usize::from(full.verdict.is_proven());
         zone_nodes += zoned.nodes;
         full_nodes += full.nodes;
         for answer in [&zoned, &full, &proof_numbers] {
@@ -989,19 +989,15 @@ fn a_threat_step_proves_what_every_budget_proves() {
         threat_step: 2,
         ..every.clone()
     };
-    let proven = |v: &Verdict| matches!(v, Verdict::Proven(_));
     let (mut positions, mut proofs, mut nodes) = (0, 0, [0u64; 2]);
-    for seed in 0..60 {
-        let Some(pos) = lopsided(game, seed, 6) else {
-            continue;
-        };
+    for (_, pos) in lopsided_positions(game, 0..60, 6) {
         positions += 1;
         let a = pos.to_move();
         let one = prove::<Raw>(&pos, a, &every, &never);
         let two = prove::<Raw>(&pos, a, &second, &never);
         assert_eq!(
-            proven(&one.verdict),
-            proven(&two.verdict),
+            one.verdict.is_proven(),
+            two.verdict.is_proven(),
             "{pos:?}: every budget and every second one disagree"
         );
         nodes[0] += one.nodes;
@@ -1039,25 +1035,21 @@ fn late_moves_cost_a_threat_more_and_their_proofs_hold() {
         threats: 5,
         ..plain.clone()
     };
-    let proven = |v: &Verdict| matches!(v, Verdict::Proven(_));
     let (mut positions, mut proofs, mut nodes) = (0, [0; 2], [0u64; 2]);
-    for seed in 0..60 {
-        let Some(pos) = lopsided(game, seed, 6) else {
-            continue;
-        };
+    for (_, pos) in lopsided_positions(game, 0..60, 6) {
         positions += 1;
         let a = pos.to_move();
         let one = prove::<Raw>(&pos, a, &plain, &never);
         let same = prove::<Raw>(&pos, a, &none_late, &never);
         assert_eq!(
-            (proven(&one.verdict), one.nodes, one.leaf_searches),
-            (proven(&same.verdict), same.nodes, same.leaf_searches),
+            (one.verdict.is_proven(), one.nodes, one.leaf_searches),
+            (same.verdict.is_proven(), same.nodes, same.leaf_searches),
             "{pos:?}: no move late, yet another search"
         );
         let two = prove::<Raw>(&pos, a, &late, &never);
         nodes[0] += one.nodes;
         nodes[1] += two.nodes;
-        proofs[0] += usize::from(proven(&one.verdict));
+        proofs[0] += usize::from(one.verdict.is_proven());
         let Verdict::Proven(proof) = &two.verdict else {
             continue;
         };
@@ -1095,15 +1087,12 @@ fn each_reply_records_carry_over_from_run_to_run() {
     let a = Color::Black;
     // The first position whose replies, searched without a store, are all proven with a few
     // hundred nodes or more.
-    let (pos, full) = (0..40)
-        .filter_map(|seed| lopsided(game, seed, 9))
-        .map(|pos| {
+    let (pos, full) = lopsided_positions(game, 0..40, 9)
+        .map(|(_, pos)| {
             let full = prove_each_reply::<Raw>(&pos, a, &limits, slice, &never);
             (pos, full)
         })
-        .find(|(_, full)| {
-            matches!(full.answer.verdict, Verdict::Proven(_)) && full.answer.nodes >= 300
-        })
+        .find(|(_, full)| full.answer.verdict.is_proven() && full.answer.nodes >= 300)
         .expect("a position of the seeds");
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("store.redb");
@@ -1121,7 +1110,7 @@ fn each_reply_records_carry_over_from_run_to_run() {
     );
     assert_eq!(one.answer.verdict, Verdict::Stopped, "{pos:?}");
     let two = prove_each_reply::<Raw>(&pos, a, &with_store(None), slice, &never);
-    assert!(matches!(two.answer.verdict, Verdict::Proven(_)), "{pos:?}");
+    assert!(two.answer.verdict.is_proven(), "{pos:?}");
     let (mut kept, mut continued) = (0, 0);
     for (r1, r2) in one.replies.iter().zip(&two.replies) {
         assert_eq!(r1.stone, r2.stone);
@@ -1174,12 +1163,8 @@ fn each_reply_on_its_own_proves_what_the_roots_search_does() {
         ..limits.clone()
     };
     let slice = std::time::Duration::from_secs(60);
-    let proven = |v: &Verdict| matches!(v, Verdict::Proven(_));
     let (mut root_proofs, mut each_proofs, mut root_nodes, mut each_nodes) = (0, 0, 0, 0);
-    for seed in 0..40 {
-        let Some(pos) = lopsided(game, seed, 9) else {
-            continue;
-        };
+    for (seed, pos) in lopsided_positions(game, 0..40, 9) {
         let a = Color::Black;
         let root = prove::<Raw>(&pos, a, &limits, &never);
         // Two threads on every fourth position (the verdict is the same; it saves time).
@@ -1191,8 +1176,8 @@ fn each_reply_on_its_own_proves_what_the_roots_search_does() {
         for l in configs {
             let each = prove_each_reply::<Raw>(&pos, a, l, slice, &never);
             assert_eq!(
-                proven(&root.verdict),
-                proven(&each.answer.verdict),
+                root.verdict.is_proven(),
+                each.answer.verdict.is_proven(),
                 "{pos:?}, {} threads: {:?}",
                 l.threads,
                 each.replies
@@ -1211,11 +1196,11 @@ fn each_reply_on_its_own_proves_what_the_roots_search_does() {
                     .any(|x| x.stone == r[0] && x.effort.result == "not proven"));
             }
             if l.threads == 1 {
-                each_proofs += usize::from(proven(&each.answer.verdict));
+                each_proofs += usize::from(each.answer.verdict.is_proven());
                 each_nodes += each.answer.nodes;
             }
         }
-        root_proofs += usize::from(proven(&root.verdict));
+        root_proofs += usize::from(root.verdict.is_proven());
         root_nodes += root.nodes;
     }
     eprintln!("proven: root {root_proofs}, each reply {each_proofs}; nodes {root_nodes} against {each_nodes}");

@@ -491,10 +491,7 @@ fn publish(limits: &Limits, state: &State) {
     let results = &state.replies;
     let proven = results
         .iter()
-        .filter(|(_, a, _)| {
-            a.as_ref()
-                .is_some_and(|a| matches!(a.verdict, Verdict::Proven(_)))
-        })
+        .filter(|(_, a, _)| a.as_ref().is_some_and(|a| a.verdict.is_proven()))
         .count();
     let running = state.running.iter().flatten().map(|r| &r.progress);
     let load = |x: &std::sync::atomic::AtomicU64| x.load(Ordering::Relaxed);

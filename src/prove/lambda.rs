@@ -101,7 +101,7 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
     prover.flush_store(true);
     // A store that failed stopped the search, unless it failed only to keep the proof found:
     // the proof is still the answer (beside the error).
-    let proven = matches!(prover.answer.verdict, Verdict::Proven(_));
+    let proven = prover.answer.verdict.is_proven();
     if prover.answer.store_error.is_some() && !proven {
         prover.answer.verdict = Verdict::Stopped;
     }

@@ -189,6 +189,11 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Is it a proof?
+    pub fn is_proven(&self) -> bool {
+        matches!(self, Verdict::Proven(_))
+    }
+
     /// `proven`, `not proven` or `stopped`, as the CLI and JSON say it.
     pub fn name(&self) -> &'static str {
         match self {
