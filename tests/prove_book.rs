@@ -70,6 +70,11 @@ fn a_book_finds_every_proof_again_checked_and_cheaper() {
         book.len()
     );
     assert_eq!(Book::parse(&book.to_text()).unwrap(), book);
+    // A signal (Ctrl-C sets the flag) ends the export before its first position: `store
+    // book` then writes nothing and says so.
+    assert!(Book::of_store(&store, Game::RENJU, &AtomicBool::new(true))
+        .unwrap()
+        .is_empty());
     assert!(
         Book::of_store(&store, Game::GOMOKU, &AtomicBool::new(false))
             .unwrap()
