@@ -53,6 +53,11 @@ impl Color {
             Color::White => "white",
         }
     }
+
+    /// The colour named `black` or `white` ([`Color::name`]).
+    pub fn of_name(name: &str) -> Option<Color> {
+        Color::ALL.into_iter().find(|c| c.name() == name)
+    }
 }
 
 impl fmt::Display for Color {

@@ -92,6 +92,7 @@ pub fn parse_problems(text: &str) -> Result<Vec<Problem>, String> {
             Some(n) => Some(n.parse().map_err(|_| format!("{id}: answer {answer:?}"))?),
             None => return Err(format!("{id}: answer {answer:?}")),
         };
+        let side = key("to-move")?;
         let minimal = keys.get("minimal").copied().unwrap_or("");
         let shorter = match minimal.strip_prefix("no (our check: ") {
             Some(rest) => {
@@ -106,11 +107,7 @@ pub fn parse_problems(text: &str) -> Result<Vec<Problem>, String> {
         out.push(Problem {
             id: id.to_string(),
             game: key("game")?.parse().map_err(|e| format!("{id}: {e}"))?,
-            to_move: match key("to-move")? {
-                "black" => Color::Black,
-                "white" => Color::White,
-                other => return Err(format!("{id}: to-move {other:?}")),
-            },
+            to_move: Color::of_name(side).ok_or_else(|| format!("{id}: to-move {side:?}"))?,
             stones,
             shortest_proven: minimal.starts_with("yes"),
             shorter,

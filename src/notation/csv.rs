@@ -63,11 +63,7 @@ pub fn parse_row(line: &str) -> Result<Row, String> {
         .unwrap_or("")
         .trim()
         .to_string();
-    let winner = match winner_text.as_str() {
-        "black" => Some(Color::Black),
-        "white" => Some(Color::White),
-        _ => None,
-    };
+    let winner = Color::of_name(&winner_text);
     let moves = moves
         .split(',')
         .map(str::trim)

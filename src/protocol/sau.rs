@@ -61,10 +61,8 @@ impl Sau {
 
     /// `new black|white`: a new game; as black the engine opens.
     fn start(&mut self, side: &str) -> Handled {
-        let me = match side.trim() {
-            "black" => Color::Black,
-            "white" => Color::White,
-            s => return Handled::note(format!("new {s:?}: give black or white")),
+        let Some(me) = Color::of_name(side.trim()) else {
+            return Handled::note(format!("new {:?}: give black or white", side.trim()));
         };
         let game = *self.table.game();
         self.table.reset(game);

@@ -751,9 +751,7 @@ pub(super) fn board_of_key(key: &[u8], game: crate::Game) -> Option<(Board, Colo
     let head = game_head(game);
     let rest = key.strip_prefix(head.as_slice())?;
     let (&a, mut rest) = rest.split_first()?;
-    let a = [Color::Black, Color::White]
-        .into_iter()
-        .find(|c| c.index() == a as usize)?;
+    let a = *Color::ALL.get(a as usize)?;
     let mut b = Board::new(game);
     for c in [Color::Black, Color::White] {
         loop {
