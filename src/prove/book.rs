@@ -201,11 +201,8 @@ impl Book {
                 fields.len()
             ));
         };
-        let a = match a {
-            "black" => Color::Black,
-            "white" => Color::White,
-            _ => return Err(format!("{a:?}: the attacker is `black` or `white`")),
-        };
+        let a = Color::of_name(a)
+            .ok_or_else(|| format!("{a:?}: the attacker is `black` or `white`"))?;
         let game = self.game;
         let points = |s: &str, sep: char| -> Result<Vec<Point>, String> {
             if s == "-" {
@@ -301,6 +298,16 @@ impl<M: Model> Prover<'_, M> {
             .as_ref()
             .and_then(|book| book.hint(b, self.a));
         hint.map_or(0, |h| h.threats)
+    }
+}
+
+/// A book from its text, of `game`: else why not (a line that does not read, or a book of
+/// another game), as the server and the Python package say it.
+pub fn parse_for(text: &str, game: Game) -> Result<Book, String> {
+    let book = Book::parse(text).map_err(|e| e.to_string())?;
+    match refusal(&book, game) {
+        Some(why) => Err(why),
+        None => Ok(book),
     }
 }
 

@@ -50,16 +50,6 @@ pub struct ProveRequest {
     each_reply: Option<f64>,
 }
 
-/// The book of a request's `book` text, checked as `--book` checks its file.
-fn book_of(text: &str, game: &crate::Game) -> Result<prove::Book, ApiError> {
-    let book =
-        prove::Book::parse(text).map_err(|e| ApiError::unprocessable(format!("book: {e}")))?;
-    match prove::book::refusal(&book, *game) {
-        Some(why) => Err(ApiError::unprocessable(format!("book: {why}"))),
-        None => Ok(book),
-    }
-}
-
 /// `POST /api/prove`.
 pub async fn prove(
     Shared(state): Shared<State>,
@@ -90,7 +80,10 @@ fn work(payload: Result<Json<ProveRequest>, JsonRejection>) -> Result<Work, ApiE
         late: req.late.unwrap_or(defaults.late),
         book: match &req.book {
             None => None,
-            Some(text) => Some(Arc::new(book_of(text, pos.game())?)),
+            Some(text) => Some(Arc::new(
+                prove::book::parse_for(text, *pos.game())
+                    .map_err(|why| ApiError::unprocessable(format!("book: {why}")))?,
+            )),
         },
         max_time: Some(time),
         threads: 1,

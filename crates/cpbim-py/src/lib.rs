@@ -108,11 +108,9 @@ fn game_of(name: &str) -> PyResult<Game> {
 fn side_of(side: Option<&str>) -> PyResult<Option<Color>> {
     match side {
         None => Ok(None),
-        Some("black") => Ok(Some(Color::Black)),
-        Some("white") => Ok(Some(Color::White)),
-        Some(other) => Err(value_error(format!(
-            "to_move {other:?}: give \"black\" or \"white\""
-        ))),
+        Some(name) => Color::of_name(name)
+            .map(Some)
+            .ok_or_else(|| value_error(format!("to_move {name:?}: give \"black\" or \"white\""))),
     }
 }
 
@@ -528,14 +526,10 @@ fn prove<'py>(
 
 /// The book at `path`, of `game`, as `cpbim prove --book` reads it.
 fn read_book(path: &std::path::Path, game: &Game) -> PyResult<Arc<cpbim::prove::Book>> {
-    use cpbim::prove::{book, Book};
     let text = cpbim::files::read_text(path, cpbim::files::MAX_FILE)?;
-    let named = |why: String| value_error(format!("book {}: {why}", path.display()));
-    let book = Book::parse(&text).map_err(|e| named(e.to_string()))?;
-    match book::refusal(&book, *game) {
-        Some(why) => Err(named(why)),
-        None => Ok(Arc::new(book)),
-    }
+    cpbim::prove::book::parse_for(&text, *game)
+        .map(Arc::new)
+        .map_err(|why| value_error(format!("book {}: {why}", path.display())))
 }
 
 /// `side` of `prove` and `prove_expand`: the side whose win is asked (`None`: the side to move).
