@@ -520,3 +520,76 @@ fn a_deep_proof_is_read_back_from_the_store() {
     assert!(depth(&value) > 128, "{}", depth(&value));
     assert!(checked(&pos, &again).is_ok());
 }
+
+/// The proofs' table as `cpbim prove` writes it (docs/design/prove.md, "Store"): canonical key →
+/// the proof's JSON, zstd-compressed since step 21, plain before.
+const PROVEN: redb::TableDefinition<&[u8], &[u8]> = redb::TableDefinition::new("proven");
+
+/// Every entry of the proofs' table of the store at `path`.
+fn stored_proofs(path: &Path) -> Vec<(Vec<u8>, Vec<u8>)> {
+    use redb::ReadableTable;
+    let db = redb::Database::open(path).unwrap();
+    let tx = db.begin_read().unwrap();
+    let table = tx.open_table(PROVEN).unwrap();
+    let entries = table.iter().unwrap();
+    entries
+        .map(|e| {
+            let (k, v) = e.unwrap();
+            (k.value().to_vec(), v.value().to_vec())
+        })
+        .collect()
+}
+
+/// Proofs are stored compressed; a store of plain JSON proofs (as written before) is still
+/// read, and a merge of it into another compresses them.
+#[test]
+fn proofs_are_stored_compressed_and_plain_ones_still_read() {
+    const ZSTD: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+    let pos = cpbim::parse_position(RENJU, Game::RENJU).unwrap();
+    let limits = || Limits {
+        threats: 4,
+        ..Limits::default()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let [new, old, merged] = ["new", "old", "merged"].map(|n| dir.path().join(format!("{n}.redb")));
+    assert!(checked(&pos, &run_on::<Raw>(&pos, &new, limits())).is_ok());
+    let packed = stored_proofs(&new);
+    assert!(!packed.is_empty());
+    let plain: Vec<(Vec<u8>, Vec<u8>)> = packed
+        .iter()
+        .map(|(k, v)| {
+            assert!(v.starts_with(&ZSTD), "a proof not compressed");
+            let json = zstd::decode_all(v.as_slice()).unwrap();
+            assert!(serde_json::from_slice::<serde_json::Value>(&json).is_ok());
+            (k.clone(), json)
+        })
+        .collect();
+    let size = |e: &[(Vec<u8>, Vec<u8>)]| e.iter().map(|(_, v)| v.len()).sum::<usize>();
+    eprintln!(
+        "proofs: {} bytes of JSON, {} compressed",
+        size(&plain),
+        size(&packed)
+    );
+    assert!(size(&packed) * 3 < size(&plain));
+    // A store as written before: the same proofs, in plain JSON, and no failures.
+    let db = redb::Database::create(&old).unwrap();
+    let tx = db.begin_write().unwrap();
+    {
+        let mut table = tx.open_table(PROVEN).unwrap();
+        for (k, v) in &plain {
+            table.insert(k.as_slice(), v.as_slice()).unwrap();
+        }
+        let failed = redb::TableDefinition::<&[u8], u64>::new("failed");
+        tx.open_table(failed).unwrap();
+    }
+    tx.commit().unwrap();
+    drop(db);
+    let again = run_on::<Raw>(&pos, &old, limits());
+    assert_eq!((again.nodes, again.store_hits), (0, 1));
+    assert!(checked(&pos, &again).is_ok());
+    let mut store = Store::open(&merged).unwrap();
+    let m = store.merge(&old, &AtomicBool::new(false)).unwrap();
+    assert_eq!(m.proofs_added, plain.len() as u64);
+    drop(store);
+    assert_eq!(stored_proofs(&merged), packed);
+}

@@ -30,7 +30,8 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// Proven attacker nodes: canonical key → the proof (JSON, canonical orientation).
+/// Proven attacker nodes: canonical key → the proof (JSON, canonical orientation), compressed
+/// by zstd (a store written before it holds plain JSON, read as well; see [`pack`]).
 const PROVEN: TableDefinition<&[u8], &[u8]> = TableDefinition::new("proven");
 /// Positions not proven: canonical key and fingerprint → the threat budget searched (high 32
 /// bits) and the last two defender stones that refuted a threat there, each as its point index
@@ -269,7 +270,11 @@ impl Store {
                 merged.proofs_known += 1;
             } else {
                 merged.proofs_added += 1;
-                self.proven.insert(k.value().to_vec(), v.value().to_vec());
+                let bytes = match is_packed(v.value()) {
+                    true => v.value().to_vec(),
+                    false => pack(v.value().to_vec()),
+                };
+                self.proven.insert(k.value().to_vec(), bytes);
             }
             if self.merge_batch_done(stop)? {
                 return Ok(merged);
@@ -486,9 +491,9 @@ impl Store {
         let (key, sym) = canonical(b, a);
         let game = b.game();
         let canonical = proof.map_points(&|x| apply(sym, x, game.m(), game.n()));
-        let bytes = serde_json::to_vec(&canonical).expect("a proof is plain JSON");
-        if bytes.len() <= LARGEST_PROOF {
-            self.proven.insert(key, bytes);
+        let json = serde_json::to_vec(&canonical).expect("a proof is plain JSON");
+        if json.len() <= LARGEST_PROOF {
+            self.proven.insert(key, pack(json));
         }
     }
 
@@ -567,9 +572,50 @@ fn read_effort(bytes: &[u8]) -> serde_json::Result<Effort> {
     serde_json::from_slice(bytes)
 }
 
-/// A proof from its JSON, however deep (serde_json stops at 128 levels by default; a proof
-/// whose leaf is a VCF of 81 plies has more): the stack grows as the reading needs it.
-fn read_proof(bytes: &[u8]) -> serde_json::Result<ThreatProof> {
+/// The stored form of a proof's JSON: zstd's frame at its default level. Proofs hold their
+/// sub-proofs and repeat their keys and points, so they shrink ~24× (a Kagetsu store: 2.2 GB of
+/// JSON, docs/design/prove.md step 21).
+fn pack(json: Vec<u8>) -> Vec<u8> {
+    zstd::bulk::compress(&json, 0).unwrap_or(json)
+}
+
+/// Whether `bytes` are a zstd frame (else plain JSON, which starts with `{`).
+fn is_packed(bytes: &[u8]) -> bool {
+    bytes.starts_with(&ZSTD_MAGIC)
+}
+
+/// How a zstd frame starts.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// A proof's JSON from its stored form, at most [`LARGEST_PROOF`] bytes of it.
+fn unpack(bytes: &[u8]) -> std::io::Result<std::borrow::Cow<'_, [u8]>> {
+    use std::io::Read;
+    if !is_packed(bytes) {
+        return Ok(bytes.into());
+    }
+    let mut json = Vec::new();
+    zstd::stream::Decoder::new(bytes)?
+        .take(LARGEST_PROOF as u64 + 1)
+        .read_to_end(&mut json)?;
+    if json.len() > LARGEST_PROOF {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "a stored proof larger than the largest kept",
+        ));
+    }
+    Ok(json.into())
+}
+
+/// A proof from its stored form (see [`unpack`]), however deep (serde_json stops at 128 levels
+/// by default; a proof whose leaf is a VCF of 81 plies has more): the stack grows as the
+/// reading needs it.
+fn read_proof(bytes: &[u8]) -> Result<ThreatProof, String> {
+    let json = unpack(bytes).map_err(|e| e.to_string())?;
+    read_json(&json).map_err(|e| e.to_string())
+}
+
+/// See [`read_proof`].
+fn read_json(bytes: &[u8]) -> serde_json::Result<ThreatProof> {
     use serde::Deserialize;
     let mut json = serde_json::Deserializer::from_slice(bytes);
     json.disable_recursion_limit();
