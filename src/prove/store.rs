@@ -821,15 +821,23 @@ pub(super) fn canonical(b: &Board, a: Color) -> (Vec<u8>, usize) {
     let mut head = game_head(*game);
     head.push(a.index() as u8);
     let stones: Vec<(Point, Color)> = b.iter().collect();
+    // The keys' black stones are sorted, so the smallest key has the smallest first black
+    // stone: only the images that reach it are written out and compared.
+    let first = |s: usize| {
+        let black = stones.iter().filter(|&&(_, c)| c == Color::Black);
+        black.map(|&(x, _)| apply(s, x, m, n).index()).min()
+    };
+    let firsts: Vec<Option<usize>> = (0..symmetries(m, n)).map(first).collect();
+    let least = firsts.iter().min().copied().flatten();
     let mut best: Option<(Vec<u8>, usize)> = None;
-    for s in 0..symmetries(m, n) {
-        let mut key = head.to_vec();
+    let mut points: Vec<u16> = Vec::with_capacity(stones.len());
+    for s in (0..firsts.len()).filter(|&s| firsts[s] == least) {
+        let mut key = Vec::with_capacity(head.len() + 2 * stones.len() + 4);
+        key.extend(&head);
         for c in [Color::Black, Color::White] {
-            let mut points: Vec<u16> = stones
-                .iter()
-                .filter(|&&(_, sc)| sc == c)
-                .map(|&(x, _)| apply(s, x, m, n).index() as u16)
-                .collect();
+            points.clear();
+            let own = stones.iter().filter(|&&(_, sc)| sc == c);
+            points.extend(own.map(|&(x, _)| apply(s, x, m, n).index() as u16));
             points.sort_unstable();
             points.iter().for_each(|i| key.extend(i.to_be_bytes()));
             key.extend([0xff, 0xff]);
@@ -844,6 +852,69 @@ pub(super) fn canonical(b: &Board, a: Color) -> (Vec<u8>, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`canonical`] as first written: every image's key written out and compared.
+    fn canonical_of_every_image(b: &Board, a: Color) -> (Vec<u8>, usize) {
+        let game = b.game();
+        let (m, n) = (game.m(), game.n());
+        let mut head = game_head(*game);
+        head.push(a.index() as u8);
+        let stones: Vec<(Point, Color)> = b.iter().collect();
+        let mut best: Option<(Vec<u8>, usize)> = None;
+        for s in 0..symmetries(m, n) {
+            let mut key = head.to_vec();
+            for c in [Color::Black, Color::White] {
+                let mut points: Vec<u16> = stones
+                    .iter()
+                    .filter(|&&(_, sc)| sc == c)
+                    .map(|&(x, _)| apply(s, x, m, n).index() as u16)
+                    .collect();
+                points.sort_unstable();
+                points.iter().for_each(|i| key.extend(i.to_be_bytes()));
+                key.extend([0xff, 0xff]);
+            }
+            if best.as_ref().is_none_or(|(k, _)| key < *k) {
+                best = Some((key, s));
+            }
+        }
+        best.expect("every board has the identity")
+    }
+
+    #[test]
+    fn the_canonical_key_is_the_smallest_images() {
+        use proptest::prelude::*;
+        let games = [
+            crate::Game::CONNECT6,
+            crate::Game::RENJU,
+            crate::Game::connect(9, 7, 4, 1, 1).unwrap(),
+        ];
+        let boards = (
+            0..3usize,
+            proptest::collection::vec((0..19usize, 0..19usize), 0..30),
+        );
+        let sides = (any::<bool>(), 0..8usize);
+        // With `mirror` < 8, each stone's image under that symmetry is placed too: boards
+        // whose images tie.
+        proptest!(ProptestConfig::with_cases(3000), |((g, points) in boards, (white, mirror) in sides)| {
+            let game = games[g];
+            let (m, n) = (game.m(), game.n());
+            let mut b = Board::new(game);
+            for (i, (c, r)) in points.into_iter().enumerate() {
+                let x = Point::new(c % m, r % n).unwrap();
+                let mut images = vec![x];
+                if mirror < symmetries(m, n) {
+                    images.push(apply(mirror, x, m, n));
+                }
+                for y in images {
+                    if b.get(y).is_none() {
+                        b.set(y, Some(Color::ALL[i % 2]));
+                    }
+                }
+            }
+            let a = if white { Color::White } else { Color::Black };
+            prop_assert_eq!(canonical(&b, a), canonical_of_every_image(&b, a));
+        });
+    }
 
     #[test]
     fn every_symmetry_is_undone_by_its_inverse() {
