@@ -526,7 +526,12 @@ fn prove<'py>(
 
 /// The book at `path`, of `game`, as `cpbim prove --book` reads it.
 fn read_book(path: &std::path::Path, game: &Game) -> PyResult<Arc<cpbim::prove::Book>> {
-    let text = cpbim::files::read_text(path, cpbim::files::MAX_FILE)?;
+    // A file read that is no text, or too large a one, does not read as a book: ValueError.
+    let text =
+        cpbim::files::read_text(path, cpbim::files::MAX_FILE).map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidData => value_error(format!("book {e}")),
+            _ => e.into(),
+        })?;
     cpbim::prove::book::parse_for(&text, *game)
         .map(Arc::new)
         .map_err(|why| value_error(format!("book {}: {why}", path.display())))

@@ -141,3 +141,24 @@ def test_mutated_records_for_the_job_level_and_the_games():
             cpbim.tally(scores, sprt=sprt)
         except ValueError:
             pass
+
+
+def test_mutated_books(tmp_path):
+    """prove(book=PATH) reads mutated books (the function the server's `book` reads them with
+    too): an answer or a ValueError, nothing else."""
+    lines = (ROOT / "data" / "books" / "kagetsu-freestyle.txt").read_text().splitlines()
+    seeds = ["\n".join(lines[:8]).encode(), "\n".join(lines[2:5] + lines[-3:]).encode()]
+    rng = random.Random(30)
+    book = tmp_path / "book.txt"
+    counts = {"answered": 0, "refused": 0}
+    for _ in range(300):
+        book.write_bytes(mutate(rng.choice(seeds), seeds, rng))
+        try:
+            a = cpbim.prove("H8 H9 I9 H7", game="gomoku", side="black", threats=1,
+                            book=str(book))
+            assert a["result"] in ("proven", "not proven", "stopped"), a["result"]
+            counts["answered"] += 1
+        except ValueError:
+            counts["refused"] += 1
+    # A book is refused whole for one line that does not read: most mutants are.
+    assert counts["answered"] > 3 and counts["refused"] > 100, counts
