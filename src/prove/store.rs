@@ -832,21 +832,34 @@ pub(super) fn canonical(b: &Board, a: Color) -> (Vec<u8>, usize) {
     let mut best: Option<(Vec<u8>, usize)> = None;
     let mut points: Vec<u16> = Vec::with_capacity(stones.len());
     for s in (0..firsts.len()).filter(|&s| firsts[s] == least) {
-        let mut key = Vec::with_capacity(head.len() + 2 * stones.len() + 4);
-        key.extend(&head);
-        for c in [Color::Black, Color::White] {
-            points.clear();
-            let own = stones.iter().filter(|&&(_, sc)| sc == c);
-            points.extend(own.map(|&(x, _)| apply(s, x, m, n).index() as u16));
-            points.sort_unstable();
-            points.iter().for_each(|i| key.extend(i.to_be_bytes()));
-            key.extend([0xff, 0xff]);
-        }
+        let key = image_key(&head, &stones, s, (m, n), &mut points);
         if best.as_ref().is_none_or(|(k, _)| key < *k) {
             best = Some((key, s));
         }
     }
     best.expect("every board has the identity")
+}
+
+/// The key of `stones` under the symmetry `s` of an `m`×`n` board, after `head`: each colour's
+/// points sorted, black's first, each list ended by 0xffff. `points` is room to sort in.
+fn image_key(
+    head: &[u8],
+    stones: &[(Point, Color)],
+    s: usize,
+    (m, n): (usize, usize),
+    points: &mut Vec<u16>,
+) -> Vec<u8> {
+    let mut key = Vec::with_capacity(head.len() + 2 * stones.len() + 4);
+    key.extend(head);
+    for c in [Color::Black, Color::White] {
+        points.clear();
+        let own = stones.iter().filter(|&&(_, sc)| sc == c);
+        points.extend(own.map(|&(x, _)| apply(s, x, m, n).index() as u16));
+        points.sort_unstable();
+        points.iter().for_each(|i| key.extend(i.to_be_bytes()));
+        key.extend([0xff, 0xff]);
+    }
+    key
 }
 
 #[cfg(test)]
@@ -862,17 +875,7 @@ mod tests {
         let stones: Vec<(Point, Color)> = b.iter().collect();
         let mut best: Option<(Vec<u8>, usize)> = None;
         for s in 0..symmetries(m, n) {
-            let mut key = head.to_vec();
-            for c in [Color::Black, Color::White] {
-                let mut points: Vec<u16> = stones
-                    .iter()
-                    .filter(|&&(_, sc)| sc == c)
-                    .map(|&(x, _)| apply(s, x, m, n).index() as u16)
-                    .collect();
-                points.sort_unstable();
-                points.iter().for_each(|i| key.extend(i.to_be_bytes()));
-                key.extend([0xff, 0xff]);
-            }
+            let key = image_key(&head, &stones, s, (m, n), &mut Vec::new());
             if best.as_ref().is_none_or(|(k, _)| key < *k) {
                 best = Some((key, s));
             }
