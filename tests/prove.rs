@@ -1110,7 +1110,11 @@ fn each_reply_records_carry_over_from_run_to_run() {
     );
     assert_eq!(one.answer.verdict, Verdict::Stopped, "{pos:?}");
     let two = prove_each_reply::<Raw>(&pos, a, &with_store(None), slice, &never);
-    assert!(two.answer.verdict.is_proven(), "{pos:?}");
+    // The replies' proofs read back from the store hold.
+    let Verdict::Proven(proof) = &two.answer.verdict else {
+        panic!("{pos:?} not proven with the store");
+    };
+    assert_proof_holds(&pos, a, proof, &format!("{pos:?}"));
     let (mut kept, mut continued) = (0, 0);
     for (r1, r2) in one.replies.iter().zip(&two.replies) {
         assert_eq!(r1.stone, r2.stone);

@@ -10,6 +10,10 @@
 //! on [`Limits::threads`] threads, one search a thread, sharing the store, which keeps each
 //! reply's proof: the same command run again takes the proven replies from it at once. The
 //! root's proof lists every reply (`pass` null), so it needs no zone.
+//!
+//! With a store, a reply's proof is not held while the others are searched: the store keeps
+//! it, and the root's proof is read back from there, reply by reply, once every reply is
+//! proven (held, the proofs of 190 Renju replies took 9 GB before any search began).
 
 use super::limits::{Answer, Limits, Progress, Verdict};
 use super::lock;
@@ -53,10 +57,18 @@ struct Running {
     start: Instant,
 }
 
-/// The replies' searches so far: each reply with its last answer and its record, and the
-/// costs of this run's searches summed.
+/// How a reply's last search ended.
+enum Outcome {
+    /// Proven: the proof, or none when the store holds it (read back for the root's proof).
+    Proven(Option<ThreatProof>),
+    NotProven,
+    Stopped,
+}
+
+/// The replies' searches so far: each reply with how its last search ended and its record,
+/// and the costs of this run's searches summed.
 struct State {
-    replies: Vec<(Point, Option<Answer>, ReplyResult)>,
+    replies: Vec<(Point, Option<Outcome>, ReplyResult)>,
     total: Answer,
     /// Each worker's search under way.
     running: Vec<Option<Running>>,
@@ -187,10 +199,13 @@ pub fn prove_each_reply<M: Model>(
         ..
     } = run.results.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut answer = total;
-    answer.verdict = root_verdict(&results);
+    answer.verdict = root_verdict(pos, a, limits, &results).unwrap_or_else(|e| {
+        answer.store_error = Some(e.to_string());
+        Verdict::Stopped
+    });
     answer.refutation = results
         .iter()
-        .find(|(_, a, _)| a.as_ref().is_some_and(|a| a.verdict == Verdict::NotProven))
+        .find(|(_, o, _)| matches!(o, Some(Outcome::NotProven)))
         .map(|(stone, _, _)| vec![*stone]);
     if answer.store_error.is_some() {
         answer.verdict = Verdict::Stopped;
@@ -265,7 +280,7 @@ impl Run<'_> {
             .replies
             .iter()
             .enumerate()
-            .filter(|(_, (_, a, _))| a.as_ref().is_none_or(|a| a.verdict == Verdict::Stopped))
+            .filter(|(_, (_, o, _))| matches!(o, None | Some(Outcome::Stopped)))
             .map(|(i, _)| i)
             .collect();
         (!open.is_empty() && !self.halt.load(Ordering::Relaxed)).then_some(open)
@@ -305,7 +320,7 @@ impl Run<'_> {
         };
         let own_slice = l.max_time == Some(slice);
         let after = after(self.pos, stone);
-        let got = super::prove::<M>(&after, self.a, &l, &self.halt);
+        let mut got = super::prove::<M>(&after, self.a, &l, &self.halt);
         // A search counts as one of the reply's when it settled the reply or spent its own
         // time; one cut short by the run's limits or a signal only adds its costs.
         let whole = got.verdict != Verdict::Stopped || (own_slice && got.time >= slice);
@@ -317,7 +332,14 @@ impl Run<'_> {
             state.running[w] = None;
             state.total = sum(std::mem::take(&mut state.total), &got);
             state.replies[i].2.record(&got, whole);
-            state.replies[i].1 = Some(got);
+            let outcome = match std::mem::replace(&mut got.verdict, Verdict::Stopped) {
+                Verdict::Proven(proof) => {
+                    Outcome::Proven(unless_stored(self.limits, &after, self.a, proof))
+                }
+                Verdict::NotProven => Outcome::NotProven,
+                Verdict::Stopped => Outcome::Stopped,
+            };
+            state.replies[i].1 = Some(outcome);
             publish(self.limits, &state);
             state.replies[i].2.effort.clone()
         };
@@ -427,28 +449,59 @@ fn costs_in_all(pos: &Position, a: Color, limits: &Limits, replies: &[ReplyResul
     total
 }
 
-/// The root's verdict from its replies' answers: proven when all are (the proof lists them
-/// all), not proven when one is not, else stopped.
-fn root_verdict(results: &[(Point, Option<Answer>, ReplyResult)]) -> Verdict {
+/// `proof`, a reply's, unless the store holds it (then it is read back at the end).
+fn unless_stored(
+    limits: &Limits,
+    after: &Position,
+    a: Color,
+    proof: ThreatProof,
+) -> Option<ThreatProof> {
+    let held = limits
+        .store
+        .as_ref()
+        .is_some_and(|s| lock(s).holds_proof_of(after.board(), a).unwrap_or(false));
+    (!held).then_some(proof)
+}
+
+/// The root's verdict from its replies' searches: proven when all are (the proof lists them
+/// all, those the store holds read back from it), not proven when one is not, else stopped.
+fn root_verdict(
+    pos: &Position,
+    a: Color,
+    limits: &Limits,
+    results: &[(Point, Option<Outcome>, ReplyResult)],
+) -> Result<Verdict, StoreError> {
+    if results
+        .iter()
+        .any(|(_, o, _)| matches!(o, Some(Outcome::NotProven)))
+    {
+        return Ok(Verdict::NotProven);
+    }
+    if !results
+        .iter()
+        .all(|(_, o, _)| matches!(o, Some(Outcome::Proven(_))))
+    {
+        return Ok(Verdict::Stopped);
+    }
     let mut replies = Vec::with_capacity(results.len());
-    let mut stopped = false;
-    for (stone, answer, _) in results {
-        match answer.as_ref().map(|a| &a.verdict) {
-            Some(Verdict::Proven(next)) => replies.push(Reply::Move {
-                stones: vec![*stone],
-                next: next.clone(),
-            }),
-            Some(Verdict::NotProven) => return Verdict::NotProven,
-            _ => stopped = true,
-        }
+    for (stone, outcome, _) in results {
+        let Some(Outcome::Proven(proof)) = outcome else {
+            unreachable!("every reply proven")
+        };
+        let next = match (proof, &limits.store) {
+            (Some(proof), _) => proof.clone(),
+            (None, Some(store)) => lock(store).held_proof(after(pos, *stone).board(), a)?,
+            (None, None) => unreachable!("a proof not held is in the store"),
+        };
+        replies.push(Reply::Move {
+            stones: vec![*stone],
+            next,
+        });
     }
-    match stopped {
-        true => Verdict::Stopped,
-        false => Verdict::Proven(ThreatProof::Defence {
-            pass: None,
-            replies,
-        }),
-    }
+    Ok(Verdict::Proven(ThreatProof::Defence {
+        pass: None,
+        replies,
+    }))
 }
 
 /// The root's proof from the store, when it holds one.
@@ -491,7 +544,7 @@ fn publish(limits: &Limits, state: &State) {
     let results = &state.replies;
     let proven = results
         .iter()
-        .filter(|(_, a, _)| a.as_ref().is_some_and(|a| a.verdict.is_proven()))
+        .filter(|(_, o, _)| matches!(o, Some(Outcome::Proven(_))))
         .count();
     let running = state.running.iter().flatten().map(|r| &r.progress);
     let load = |x: &std::sync::atomic::AtomicU64| x.load(Ordering::Relaxed);

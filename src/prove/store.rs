@@ -485,6 +485,21 @@ impl Store {
         }))
     }
 
+    /// Whether the store holds a proof of `a`'s win, `a` to move on `b` (committed or not),
+    /// without reading it.
+    pub fn holds_proof_of(&self, b: &Board, a: Color) -> Result<bool, StoreError> {
+        self.holds_proof(&canonical(b, a).0)
+    }
+
+    /// The proof of `a`'s win, `a` to move on `b`, that the store holds ([`Store::holds_proof_of`]):
+    /// its absence is an error.
+    pub fn held_proof(&self, b: &Board, a: Color) -> Result<ThreatProof, StoreError> {
+        match self.lookup(b, a, &Fingerprint::default())? {
+            Some(Stored::Proven(proof)) => Ok(proof),
+            _ => Err(self.error(&"a proof it held is gone")),
+        }
+    }
+
     /// Keep `proof` of `a`'s win, `a` to move on `b` (committed by a later flush), unless its
     /// JSON is larger than [`LARGEST_PROOF`].
     pub fn put_proof(&mut self, b: &Board, a: Color, proof: &ThreatProof) {
