@@ -16,6 +16,7 @@ use crate::geom::Point;
 use crate::model::Model;
 use crate::search::proof::ProofNode;
 use fxhash::FxHashMap;
+use std::sync::Arc;
 
 /// A number no proof or disproof number reaches: solved.
 const INF: u32 = u32::MAX / 4;
@@ -69,7 +70,7 @@ struct Node {
     after_threat: bool,
     /// After a quiet move, or at a root without a leaf win were D to pass (in the quiet
     /// phase): the attacker's threat-space win were D to pass.
-    quiet_pass: Option<ThreatProof>,
+    quiet_pass: Option<Arc<ThreatProof>>,
     /// An attacker node whose quiet moves join its children once its threat moves are all
     /// disproven (threats first, as in the depth-first search).
     quiets_pending: bool,
@@ -318,7 +319,7 @@ impl Dfpn {
                         // A root without a leaf win were D to pass: its threat-space win, as
                         // the depth-first search's defender root has it.
                         if let Some((pass, pass_zone)) = p.quiet_pass(b, key.1 - 1) {
-                            (node.quiet_pass, zone) = (Some(pass), pass_zone);
+                            (node.quiet_pass, zone) = (Some(Arc::new(pass)), pass_zone);
                         }
                     }
                     let next = if node.stones == 1 {
@@ -468,7 +469,7 @@ impl Dfpn {
             .flatten()
         {
             Some((pass, zone)) => {
-                node.quiet_pass = Some(pass);
+                node.quiet_pass = Some(Arc::new(pass));
                 settle(node, stones_in(p, b, zone, (t - 1, Kind::Attacker)))
             }
             None => {
@@ -498,7 +499,7 @@ impl Dfpn {
                 match child.2 {
                     Kind::AfterQuiet => ThreatProof::Quiet {
                         quiet: m.clone(),
-                        pass: Box::new(after.quiet_pass.clone().expect("a quiet move's pass win")),
+                        pass: after.quiet_pass.clone().expect("a quiet move's pass win"),
                         replies,
                     },
                     _ => ThreatProof::Threat {
@@ -510,11 +511,11 @@ impl Dfpn {
             }
             Kind::Defender | Kind::Half | Kind::AfterQuiet => ThreatProof::Defence {
                 pass: match &node.quiet_pass {
-                    Some(pass) => Some(Box::new(pass.clone())),
+                    Some(pass) => Some(pass.clone()),
                     None => node
                         .pass
                         .clone()
-                        .map(|leaf| Box::new(ThreatProof::Leaf { leaf })),
+                        .map(|leaf| Arc::new(ThreatProof::Leaf { leaf })),
                 },
                 replies: self.replies(b, key),
             },
@@ -553,7 +554,7 @@ impl Dfpn {
                 }
                 _ => out.push(Reply::Move {
                     stones: stones.clone(),
-                    next: self.extract(b, k),
+                    next: Arc::new(self.extract(b, k)),
                 }),
             }
             stones.iter().for_each(|&x| b.set(x, None));

@@ -495,7 +495,7 @@ fn root_verdict(
         };
         replies.push(Reply::Move {
             stones: vec![*stone],
-            next,
+            next: Arc::new(next),
         });
     }
     Ok(Verdict::Proven(ThreatProof::Defence {

@@ -383,7 +383,7 @@ impl<M: Model> Prover<'_, M> {
         self.won_by(quiet);
         Some(ThreatProof::Quiet {
             quiet: quiet.to_vec(),
-            pass: Box::new(pass),
+            pass: Arc::new(pass),
             replies,
         })
     }
@@ -466,7 +466,7 @@ impl<M: Model> Prover<'_, M> {
             return None;
         }
         let proof = replies.map(|replies| ThreatProof::Defence {
-            pass: Some(Box::new(ThreatProof::Leaf { leaf: pass })),
+            pass: Some(Arc::new(ThreatProof::Leaf { leaf: pass })),
             replies,
         });
         self.learn(b, proof.as_ref(), t, self.answer.nodes - start);
@@ -580,7 +580,10 @@ impl<M: Model> Prover<'_, M> {
             self.refutation = Some(stones);
             return None;
         };
-        Some(Reply::Move { stones, next })
+        Some(Reply::Move {
+            stones,
+            next: Arc::new(next),
+        })
     }
 
     /// `points` with the stones that refuted threats lately first (a defence that refutes one
@@ -646,7 +649,7 @@ impl<M: Model> Prover<'_, M> {
         let firsts = self.first_stones(b, zone);
         let replies = self.defender_root_moves(b, &firsts, stones, t + 1)?;
         Some(ThreatProof::Defence {
-            pass: pass.map(Box::new),
+            pass: pass.map(Arc::new),
             replies,
         })
     }

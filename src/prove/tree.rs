@@ -29,6 +29,7 @@ use crate::geom::Point;
 use crate::search::proof::{Defense, NodeFields, ProofNode, NOT_A_NODE};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
+use std::sync::Arc;
 
 /// A proof that the attacker, to move, wins.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -54,7 +55,7 @@ pub enum ThreatProof {
         /// The attacker's stones.
         quiet: Vec<Point>,
         /// The threat-space win after the move if the defender passed.
-        pass: Box<ThreatProof>,
+        pass: Arc<ThreatProof>,
         /// The defences `pass` does not answer, each answered.
         replies: Vec<Reply>,
     },
@@ -63,7 +64,7 @@ pub enum ThreatProof {
     Defence {
         /// The attacker's win were the defender to pass, if there is one: it answers every
         /// move outside its zone. Without it every move is listed.
-        pass: Option<Box<ThreatProof>>,
+        pass: Option<Arc<ThreatProof>>,
         /// The moves `pass` does not answer, each answered.
         replies: Vec<Reply>,
     },
@@ -78,7 +79,7 @@ pub enum Reply {
         /// The defender's stones.
         stones: Vec<Point>,
         /// The attacker's win after them.
-        next: ThreatProof,
+        next: Arc<ThreatProof>,
     },
     /// The defender's moves that begin with one stone (two stones a move).
     Stone {
@@ -136,7 +137,7 @@ impl ProofFields {
             });
         }
         let pass = match self.pass.flatten() {
-            Some(p) => Some(Box::new(p.into_proof()?)),
+            Some(p) => Some(Arc::new(p.into_proof()?)),
             None => None,
         };
         Ok(match (self.quiet, pass) {
@@ -172,7 +173,7 @@ impl<'de> Deserialize<'de> for ThreatProof {
 #[derive(Deserialize)]
 struct ReplyFields {
     stones: Option<Vec<Point>>,
-    next: Option<ThreatProof>,
+    next: Option<Arc<ThreatProof>>,
     stone: Option<Point>,
     pass: Option<ProofNode>,
     replies: Option<Vec<Reply>>,
@@ -225,11 +226,11 @@ impl ThreatProof {
                 replies,
             } => ThreatProof::Quiet {
                 quiet: quiet.iter().map(|&x| f(x)).collect(),
-                pass: Box::new(pass.map_points(f)),
+                pass: Arc::new(pass.map_points(f)),
                 replies: replies.iter().map(|r| r.map_points(f)).collect(),
             },
             ThreatProof::Defence { pass, replies } => ThreatProof::Defence {
-                pass: pass.as_ref().map(|p| Box::new(p.map_points(f))),
+                pass: pass.as_ref().map(|p| Arc::new(p.map_points(f))),
                 replies: replies.iter().map(|r| r.map_points(f)).collect(),
             },
         }
@@ -251,7 +252,7 @@ impl ThreatProof {
             ThreatProof::Defence {
                 pass: Some(pass),
                 replies,
-            } => match *pass {
+            } => match Arc::unwrap_or_clone(pass) {
                 ThreatProof::Leaf { leaf } => Some((leaf, replies)),
                 _ => None,
             },
@@ -307,7 +308,7 @@ impl Reply {
         match self {
             Reply::Move { stones, next } => Reply::Move {
                 stones: stones.iter().map(|&x| f(x)).collect(),
-                next: next.map_points(f),
+                next: Arc::new(next.map_points(f)),
             },
             Reply::Stone {
                 stone,
