@@ -110,6 +110,10 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
     }
     prover.publish();
     prover.answer.time = start.elapsed();
+    // Freeing a long search's tables (millions of entries) takes seconds: a thread of its own
+    // does it, so that the answer, and a Ctrl-C, do not wait for it.
+    let tables = std::mem::take(&mut prover.table);
+    std::thread::spawn(move || drop(tables));
     prover.answer
 }
 
