@@ -111,9 +111,12 @@ pub fn prove<M: Model>(pos: &Position, a: Color, limits: &Limits, stop: &AtomicB
     prover.publish();
     prover.answer.time = start.elapsed();
     // Freeing a long search's tables (millions of entries) takes seconds: a thread of its own
-    // does it, so that the answer, and a Ctrl-C, do not wait for it.
+    // does it, so that the answer, and a Ctrl-C, do not wait for it (if no thread can be
+    // made, the closure, tables and all, is dropped here).
     let tables = std::mem::take(&mut prover.table);
-    std::thread::spawn(move || drop(tables));
+    let _ = std::thread::Builder::new()
+        .name("free-tables".into())
+        .spawn(move || drop(tables));
     prover.answer
 }
 
