@@ -26,10 +26,8 @@ fn a_proof_file_holds() {
         .parse()
         .unwrap();
     let pos = cpbim::parse_position(&var("POSITION"), game).unwrap();
-    let side = match std::env::var("SIDE").as_deref() {
-        Ok("black") => Color::Black,
-        Ok("white") => Color::White,
-        Ok(other) => panic!("SIDE {other}: black or white"),
+    let side = match std::env::var("SIDE") {
+        Ok(name) => Color::of_name(&name).unwrap_or_else(|| panic!("SIDE {name}: black or white")),
         Err(_) => pos.to_move(),
     };
     let board = Plain::from_position(Rules::of(pos.game()), &pos);

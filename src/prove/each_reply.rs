@@ -17,7 +17,7 @@
 
 use super::limits::{Answer, Limits, Progress, Verdict};
 use super::lock;
-use super::store::{canonical, Effort, Fingerprint, StoreError, Stored};
+use super::store::{canonical, Effort, Fingerprint, StoreError};
 use super::tree::{Reply, ThreatProof};
 use crate::board::{Board, Position};
 use crate::geom::{Color, Point};
@@ -507,11 +507,7 @@ fn root_verdict(
 /// The root's proof from the store, when it holds one.
 fn stored_proof(pos: &Position, a: Color, limits: &Limits) -> Option<ThreatProof> {
     let store = lock(limits.store.as_ref()?);
-    let any = super::store::Fingerprint::default();
-    match store.lookup(pos.board(), a, &any) {
-        Ok(Some(Stored::Proven(proof))) => Some(proof),
-        _ => None,
-    }
+    store.proof_of(pos.board(), a).ok().flatten()
 }
 
 /// The legal moves of `d` on `pos`, those farthest from every stone first (they are proven

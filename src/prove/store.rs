@@ -491,13 +491,19 @@ impl Store {
         self.holds_proof(&canonical(b, a).0)
     }
 
+    /// The store's proof of `a`'s win, `a` to move on `b`, if it holds one.
+    pub fn proof_of(&self, b: &Board, a: Color) -> Result<Option<ThreatProof>, StoreError> {
+        match self.lookup(b, a, &Fingerprint::default())? {
+            Some(Stored::Proven(proof)) => Ok(Some(proof)),
+            _ => Ok(None),
+        }
+    }
+
     /// The proof of `a`'s win, `a` to move on `b`, that the store holds ([`Store::holds_proof_of`]):
     /// its absence is an error.
     pub fn held_proof(&self, b: &Board, a: Color) -> Result<ThreatProof, StoreError> {
-        match self.lookup(b, a, &Fingerprint::default())? {
-            Some(Stored::Proven(proof)) => Ok(proof),
-            _ => Err(self.error(&"a proof it held is gone")),
-        }
+        self.proof_of(b, a)?
+            .ok_or_else(|| self.error(&"a proof it held is gone"))
     }
 
     /// Keep `proof` of `a`'s win, `a` to move on `b` (committed by a later flush), unless its
