@@ -246,6 +246,13 @@ impl Game {
         p.step_within(dir, steps, self.m(), self.n())
     }
 
+    /// The points 1, 2, … steps from `p` along `dir` (`sign` 1) or against it (`sign` −1), to
+    /// the board's edge.
+    #[inline]
+    pub fn ray(&self, p: Point, dir: Dir, sign: isize) -> impl Iterator<Item = Point> {
+        p.ray(dir, sign, self.m(), self.n())
+    }
+
     /// The centre point (the lower-left of the four central points on an even side).
     pub fn center(&self) -> Point {
         Point::new((self.m() - 1) / 2, (self.n() - 1) / 2).expect("on the board")

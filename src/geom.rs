@@ -168,6 +168,29 @@ impl Point {
         }
     }
 
+    /// The points 1, 2, … steps from this one in direction `dir` (`sign` 1) or against it
+    /// (`sign` −1), as far as the `cols`×`rows` board goes: [`Point::step_within`] for
+    /// growing steps, without testing each point against the board's edges.
+    #[inline]
+    pub fn ray(
+        self,
+        dir: Dir,
+        sign: isize,
+        cols: usize,
+        rows: usize,
+    ) -> impl Iterator<Item = Point> {
+        let (dc, dr) = dir.delta();
+        let room = |at: usize, d: isize, size: usize| match d * sign {
+            1 => size.saturating_sub(at + 1),
+            -1 => at,
+            _ => usize::MAX,
+        };
+        let steps = room(self.col(), dc, cols).min(room(self.row(), dr, rows));
+        let delta = sign * (dr * MAX_SIDE as isize + dc);
+        let start = self.0 as isize;
+        (1..=steps as isize).map(move |s| Point((start + s * delta) as u16))
+    }
+
     /// Chebyshev distance (king moves) to `other`.
     pub fn distance(self, other: Point) -> usize {
         self.col()
@@ -471,6 +494,36 @@ impl fmt::Debug for PointSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `ray` is `step_within` for steps 1, 2, … until it leaves the board, on boards of every
+    /// shape up to the largest, from every point, both ways along every direction.
+    #[test]
+    fn ray_walks_as_step_within_does() {
+        for (cols, rows) in [
+            (1, 1),
+            (6, 7),
+            (9, 9),
+            (15, 15),
+            (19, 19),
+            (20, 20),
+            (20, 11),
+        ] {
+            for r in 0..rows {
+                for c in 0..cols {
+                    let p = Point::new(c, r).unwrap();
+                    for dir in Dir::ALL {
+                        for sign in [-1, 1] {
+                            let walked: Vec<Point> = p.ray(dir, sign, cols, rows).collect();
+                            let stepped: Vec<Point> = (1..)
+                                .map_while(|s| p.step_within(dir, sign * s, cols, rows))
+                                .collect();
+                            assert_eq!(walked, stepped, "{p:?} {dir:?} {sign} on {cols}×{rows}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn notation_round_trip() {

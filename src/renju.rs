@@ -54,7 +54,7 @@ pub fn forbidden(board: &Board, p: Point) -> Option<Forbidden> {
     if !board.is_empty(p) || !may_be_forbidden(board, p) {
         return None;
     }
-    Checker::on(board, None).check(p)
+    Checker::on(board, None).placed(p)
 }
 
 /// [`forbidden`], adding to `reads` every point the answer depends on: on `board` with other
@@ -93,11 +93,11 @@ fn may_be_forbidden(board: &Board, p: Point) -> bool {
     for dir in Dir::ALL {
         let mut near = 0;
         for sign in [-1isize, 1] {
-            for steps in 1..k as isize {
-                match game.step(p, dir, sign * steps).map(|q| board.get(q)) {
-                    Some(Some(Color::Black)) => near += 1,
-                    Some(None) => {}
-                    Some(Some(Color::White)) | None => break,
+            for q in game.ray(p, dir, sign).take(k - 1) {
+                match board.get(q) {
+                    Some(Color::Black) => near += 1,
+                    None => {}
+                    Some(Color::White) => break,
                 }
             }
         }
@@ -151,16 +151,21 @@ impl Line {
             cells: [Cell::Blocked; LEN],
             points: [None; LEN],
         };
-        for i in 0..LEN {
-            let Some(q) = board.game().step(p, dir, i as isize - C as isize) else {
-                continue;
-            };
+        let mut put = |i: usize, q: Point| {
             line.points[i] = Some(q);
             line.cells[i] = match board.get(q) {
                 None => Cell::Empty,
                 Some(Color::Black) => Cell::Black,
                 Some(Color::White) => Cell::Blocked,
             };
+        };
+        put(C, p);
+        let game = board.game();
+        for (i, q) in (0..C).rev().zip(game.ray(p, dir, -1)) {
+            put(i, q);
+        }
+        for (i, q) in (C + 1..LEN).zip(game.ray(p, dir, 1)) {
+            put(i, q);
         }
         line
     }
@@ -251,10 +256,16 @@ impl Checker {
 
     /// Why black on the empty point `p` is forbidden, if it is; the board is unchanged after.
     fn check(&mut self, p: Point) -> Option<Forbidden> {
-        self.note(p);
         if !may_be_forbidden(&self.board, p) {
+            self.note(p);
             return None;
         }
+        self.placed(p)
+    }
+
+    /// [`Checker::check`] of a point [`may_be_forbidden`] does not rule out.
+    fn placed(&mut self, p: Point) -> Option<Forbidden> {
+        self.note(p);
         self.board.set(p, Some(Color::Black));
         let verdict = self.verdict(p);
         self.board.set(p, None);
@@ -285,10 +296,19 @@ impl Checker {
         if fours >= 2 {
             return Some(Forbidden::DoubleFour);
         }
+        // The points that would make each line's straight four, as bits of line indices; a
+        // double three needs two lines with such points, and only then is each point's own
+        // check (the recursion) needed to tell a real three from a false one.
+        let fours_at = lines.each_mut().map(|l| {
+            l.straight_four_points(k)
+                .fold(0u32, |bits, j| bits | 1 << j)
+        });
+        if fours_at.iter().filter(|&&bits| bits != 0).count() < 2 {
+            return None;
+        }
         let mut threes = 0;
-        for line in &mut lines {
-            let candidates: Vec<usize> = line.straight_four_points(k).collect();
-            let real = candidates.into_iter().any(|j| {
+        for (line, bits) in lines.iter().zip(fours_at) {
+            let real = (0..LEN).filter(|&j| bits & 1 << j != 0).any(|j| {
                 let q = line.points[j].expect("an empty cell is on the board");
                 self.check(q).is_none()
             });
