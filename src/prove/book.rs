@@ -13,8 +13,9 @@
 //! the stones of each colour as points joined by commas (`-` for none), `threat` or `quiet`,
 //! the move's stones joined by `+`, and the threats on the proof's longest line.
 
+use super::canonical;
 use super::lambda::Prover;
-use super::store::{self, Store, StoreError};
+use super::store::{Store, StoreError};
 use super::tree::ThreatProof;
 use crate::board::Board;
 use crate::game::Game;
@@ -81,9 +82,9 @@ impl Book {
 
     /// Know that `a`, to move on `b`, wins with `hint` (in `b`'s orientation).
     pub fn insert(&mut self, b: &Board, a: Color, hint: Hint) {
-        let (key, sym) = store::canonical(b, a);
+        let (key, sym) = canonical::canonical(b, a);
         let (m, n) = (self.game.m(), self.game.n());
-        let moves = hint.moves.iter().map(|&x| store::apply(sym, x, m, n));
+        let moves = hint.moves.iter().map(|&x| canonical::apply(sym, x, m, n));
         let hint = Hint {
             moves: moves.collect(),
             ..hint
@@ -93,10 +94,10 @@ impl Book {
 
     /// The move that proved `a` to move on `b`, in `b`'s orientation, if the book knows it.
     pub fn hint(&self, b: &Board, a: Color) -> Option<Hint> {
-        let (key, sym) = store::canonical(b, a);
+        let (key, sym) = canonical::canonical(b, a);
         let hint = self.hints.get(&key)?;
         let (m, n) = (self.game.m(), self.game.n());
-        let back = |&x: &Point| store::apply(store::inverse(sym), x, m, n);
+        let back = |&x: &Point| canonical::apply(canonical::inverse(sym), x, m, n);
         Some(Hint {
             moves: hint.moves.iter().map(back).collect(),
             ..hint.clone()
@@ -134,7 +135,7 @@ impl Book {
         let mut keys: Vec<&Vec<u8>> = self.hints.keys().collect();
         keys.sort();
         for key in keys {
-            let (b, a) = store::board_of_key(key, self.game).expect("the book's own keys read");
+            let (b, a) = canonical::board_of_key(key, self.game).expect("the book's own keys read");
             let hint = &self.hints[key];
             let points = |c: Color| {
                 let v: Vec<String> = b

@@ -15,9 +15,10 @@
 //! it, and the root's proof is read back from there, reply by reply, once every reply is
 //! proven (held, the proofs of 190 Renju replies took 9 GB before any search began).
 
+use super::canonical::canonical;
 use super::limits::{Answer, Limits, Progress, Verdict};
 use super::lock;
-use super::store::{canonical, Effort, Fingerprint, StoreError};
+use super::store::{Effort, Fingerprint, StoreError};
 use super::tree::{Reply, ThreatProof};
 use crate::board::{Board, Position};
 use crate::geom::{Color, Point};

@@ -4,6 +4,7 @@
 //! proofs it writes ([`tree`]); and the threat-space search ([`lambda`]: depth-first, or by proof numbers).
 
 pub mod book;
+mod canonical;
 mod dfpn;
 pub mod each_reply;
 pub mod expand;
