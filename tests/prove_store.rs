@@ -455,6 +455,25 @@ fn each_reply_on_its_own_keeps_the_roots_proof() {
     );
     assert_eq!(w["each_reply"], serde_json::json!([]));
     assert_eq!(w["proof"], v["proof"]);
+    // `store replies`: every reply proven here; none after another position (a black stone
+    // and a white one more, far away: no reply's board is one proven here).
+    let replies = |stones: &str, side: &str| {
+        let store = store.to_str().unwrap();
+        let args = ["store", "replies", store, stones, "--game", "gomoku"];
+        common::binary::cpbim(&[&args[..], &["--side", side, "--json"]].concat(), b"", &[])
+    };
+    let out = replies(stones, "black");
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(r["replies"], 225 - 9);
+    assert_eq!(r["proven"].as_array().unwrap().len(), 225 - 9);
+    assert_eq!(r["open"], serde_json::json!([]));
+    let out = replies(&format!("{stones} O1 O14"), "black");
+    let r: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(r["replies"], 225 - 11);
+    assert_eq!(r["proven"], serde_json::json!([]));
+    assert_eq!(r["open"].as_array().unwrap().len(), 225 - 11);
+    assert_eq!(replies(stones, "white").code, 2, "white is to move: usage");
     // The side to move's own win, and Connect6: refused as usage.
     let to_move = [
         "prove",

@@ -44,6 +44,21 @@ pub enum StoreCommand {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
     },
+    /// Which replies of a `prove --side A --each-reply` run's position STORE holds A's win
+    /// after: each legal move of the side to move, proven or still open (a long run's
+    /// progress; read a copy of the store while the run holds it).
+    Replies {
+        /// The store to read.
+        store: PathBuf,
+        #[command(flatten)]
+        input: super::InputArgs,
+        /// The side whose win the run proves (the side not to move).
+        #[arg(long, value_enum, value_name = "SIDE")]
+        side: super::Side,
+        /// One JSON object (docs/json.md).
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub fn run(command: StoreCommand) -> Result<()> {
@@ -55,7 +70,56 @@ pub fn run(command: StoreCommand) -> Result<()> {
             json,
         } => merge(&sources, &into, json),
         StoreCommand::Book { store, game, out } => book(&store, game, &out),
+        StoreCommand::Replies {
+            store,
+            input,
+            side,
+            json,
+        } => replies(&store, &input, side.color(), json),
     }
+}
+
+fn replies(path: &Path, input: &super::InputArgs, a: cpbim::Color, json: bool) -> Result<()> {
+    let text = super::input::one_game(input, "store replies")?;
+    let record = super::input::game_record(&text, input.reading())?;
+    let pos = cpbim::report::to_play(&record).map_err(anyhow::Error::msg)?;
+    if pos.to_move() == a {
+        super::usage!(
+            "{} is to move: `store replies` lists the other side's replies",
+            a.name()
+        );
+    }
+    if !path.is_file() {
+        anyhow::bail!("proof store {}: no such file", path.display());
+    }
+    let store = Store::open(path)?;
+    let replies = cpbim::prove::each_reply::replies_held(&store, &pos, a)?;
+    let (proven, open): (Vec<_>, Vec<_>) = replies.iter().partition(|(_, held)| *held);
+    let names = |l: &[&(cpbim::Point, bool)]| -> Vec<String> {
+        l.iter().map(|(x, _)| x.to_string()).collect()
+    };
+    if json {
+        let v = serde_json::json!({
+            "side": a.name(),
+            "replies": replies.len(),
+            "proven": names(&proven),
+            "open": names(&open),
+        });
+        outln!("{v}")?;
+    } else {
+        outln!(
+            "{} of {} replies proven for {}; open: {}",
+            proven.len(),
+            replies.len(),
+            a.name(),
+            if open.is_empty() {
+                "none".to_string()
+            } else {
+                names(&open).join(" ")
+            }
+        )?;
+    }
+    Ok(())
 }
 
 fn book(path: &Path, game: cpbim::Game, out: &Path) -> Result<()> {

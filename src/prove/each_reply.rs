@@ -18,7 +18,7 @@
 use super::canonical::canonical;
 use super::limits::{Answer, Limits, Progress, Verdict};
 use super::lock;
-use super::store::{Effort, Fingerprint, StoreError};
+use super::store::{Effort, Fingerprint, Store, StoreError};
 use super::tree::{Reply, ThreatProof};
 use crate::board::{Board, Position};
 use crate::geom::{Color, Point};
@@ -503,6 +503,20 @@ fn root_verdict(
         pass: None,
         replies,
     }))
+}
+
+/// The replies a run of `pos` searches one by one (the legal moves of the side to move, in the
+/// run's order), each with whether `store` holds `a`'s win after it: what a long run has
+/// proven so far (`cpbim store replies`).
+pub fn replies_held(
+    store: &Store,
+    pos: &Position,
+    a: Color,
+) -> Result<Vec<(Point, bool)>, StoreError> {
+    farthest_first(pos, a.opponent())
+        .into_iter()
+        .map(|x| Ok((x, store.holds_proof_of(after(pos, x).board(), a)?)))
+        .collect()
 }
 
 /// The root's proof from the store, when it holds one.
