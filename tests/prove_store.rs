@@ -474,6 +474,11 @@ fn each_reply_on_its_own_keeps_the_roots_proof() {
     assert_eq!(r["proven"], serde_json::json!([]));
     assert_eq!(r["open"].as_array().unwrap().len(), 225 - 11);
     assert_eq!(replies(stones, "white").code, 2, "white is to move: usage");
+    let store = store.to_str().unwrap();
+    let connect6 = ["store", "replies", store, "j10 k10 k11", "--side", "white"];
+    let out = common::binary::cpbim(&connect6, b"", &[]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out.stderr.contains("one stone a move"), "{}", out.stderr);
     // The side to move's own win, and Connect6: refused as usage.
     let to_move = [
         "prove",

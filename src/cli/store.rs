@@ -83,11 +83,8 @@ fn replies(path: &Path, input: &super::InputArgs, a: cpbim::Color, json: bool) -
     let text = super::input::one_game(input, "store replies")?;
     let record = super::input::game_record(&text, input.reading())?;
     let pos = cpbim::report::to_play(&record).map_err(anyhow::Error::msg)?;
-    if pos.to_move() == a {
-        super::usage!(
-            "{} is to move: `store replies` lists the other side's replies",
-            a.name()
-        );
+    if let Some(why) = cpbim::prove::each_reply::refusal(&pos, a) {
+        super::usage!("store replies: {why}");
     }
     if !path.is_file() {
         anyhow::bail!("proof store {}: no such file", path.display());

@@ -507,7 +507,7 @@ fn root_verdict(
 
 /// The replies a run of `pos` searches one by one (the legal moves of the side to move, in the
 /// run's order), each with whether `store` holds `a`'s win after it: what a long run has
-/// proven so far (`cpbim store replies`).
+/// proven so far (`cpbim store replies`). `pos` is one [`refusal`] accepts.
 pub fn replies_held(
     store: &Store,
     pos: &Position,
