@@ -86,10 +86,7 @@ fn replies(path: &Path, input: &super::InputArgs, a: cpbim::Color, json: bool) -
     if let Some(why) = cpbim::prove::each_reply::refusal(&pos, a) {
         super::usage!("store replies: {why}");
     }
-    if !path.is_file() {
-        anyhow::bail!("proof store {}: no such file", path.display());
-    }
-    let store = Store::open(path)?;
+    let store = existing(path)?;
     let replies = cpbim::prove::each_reply::replies_held(&store, &pos, a)?;
     let (proven, open): (Vec<_>, Vec<_>) = replies.iter().partition(|(_, held)| *held);
     let names = |l: &[&(cpbim::Point, bool)]| -> Vec<String> {
@@ -119,11 +116,20 @@ fn replies(path: &Path, input: &super::InputArgs, a: cpbim::Color, json: bool) -
     Ok(())
 }
 
-fn book(path: &Path, game: cpbim::Game, out: &Path) -> Result<()> {
+/// The store at `path`, which must exist (opening creates a store where there is none).
+fn existing(path: &Path) -> Result<Store> {
     if !path.is_file() {
-        anyhow::bail!("proof store {}: no such file", path.display());
+        anyhow::bail!(missing(path));
     }
-    let store = Store::open(path)?;
+    Ok(Store::open(path)?)
+}
+
+fn missing(path: &Path) -> String {
+    format!("proof store {}: no such file", path.display())
+}
+
+fn book(path: &Path, game: cpbim::Game, out: &Path) -> Result<()> {
+    let store = existing(path)?;
     super::interrupt::soften();
     let book = cpbim::prove::Book::of_store(&store, game, &super::STOP)?;
     if super::stopped() {
@@ -140,10 +146,7 @@ fn book(path: &Path, game: cpbim::Game, out: &Path) -> Result<()> {
 }
 
 fn info(path: &Path, json: bool) -> Result<()> {
-    if !path.is_file() {
-        anyhow::bail!("proof store {}: no such file", path.display());
-    }
-    let contents = Store::open(path)?.contents()?;
+    let contents = existing(path)?.contents()?;
     let bytes = std::fs::metadata(path)?.len();
     if json {
         let mut v = serde_json::to_value(contents)?;
@@ -165,7 +168,7 @@ fn info(path: &Path, json: bool) -> Result<()> {
 fn merge(sources: &[PathBuf], into: &Path, json: bool) -> Result<()> {
     for source in sources {
         if !source.is_file() {
-            anyhow::bail!("proof store {}: no such file", source.display());
+            anyhow::bail!(missing(source));
         }
         if same_file(source, into) {
             super::usage!("{} is both a source and --into", source.display());
