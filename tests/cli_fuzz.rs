@@ -137,6 +137,27 @@ fn mutated_arguments_and_files() {
             vec![os("store"), os("info"), f],
             vec![
                 os("store"),
+                os("replies"),
+                f,
+                os("H8 H9 I9"),
+                os("--game"),
+                os("gomoku"),
+                os("--side"),
+                os("black"),
+            ],
+            // A mutated position for `store replies` (read before the store, here none).
+            vec![
+                os("store"),
+                os("replies"),
+                merged.as_os_str(),
+                f,
+                os("--game"),
+                os("gomoku"),
+                os("--side"),
+                os("black"),
+            ],
+            vec![
+                os("store"),
                 os("merge"),
                 f,
                 os("--into"),
