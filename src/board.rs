@@ -97,9 +97,29 @@ impl Board {
 
     /// Every stone with its colour, in point order.
     pub fn iter(&self) -> impl Iterator<Item = (Point, Color)> + '_ {
-        self.game
-            .points()
-            .filter_map(|p| self.get(p).map(|c| (p, c)))
+        // Read from the packed words (a stone is a nonzero pair of bits): a board of 361
+        // points holds a few dozen stones, and testing every cell was a tenth of building a
+        // model from a board.
+        self.packed.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                if rest == 0 {
+                    return None;
+                }
+                let cell = rest.trailing_zeros() / 2;
+                let code = rest >> (2 * cell) & 3;
+                rest &= !(3 << (2 * cell));
+                let p = Point::from_index(w * 32 + cell as usize).expect("a packed cell");
+                Some((
+                    p,
+                    if code == 1 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    },
+                ))
+            })
+        })
     }
 
     /// A winning row of `c` through `p` (k in a row under the game's rule), if `p` holds a
@@ -453,6 +473,10 @@ mod tests {
             }
             proptest::prop_assert_eq!(again.packed(), b.packed());
             proptest::prop_assert!(again == b);
+            // The stones read from the packed words are the cells' stones, in point order.
+            let cells: Vec<(Point, Color)> =
+                C6.points().filter_map(|p| b.get(p).map(|c| (p, c))).collect();
+            proptest::prop_assert_eq!(b.iter().collect::<Vec<_>>(), cells);
         }
     }
 

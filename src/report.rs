@@ -22,7 +22,7 @@ pub fn solution_json(s: &Solution) -> Value {
         "minimal": s.minimal,
         "line": s.line,
         "nodes": s.nodes,
-        "time_ms": (s.time.as_secs_f64() * 1e6).round() / 1e3,
+        "time_ms": (s.time.as_secs_f64() * 1e7).round() / 1e4,
     });
     if let Some(p) = &s.proof {
         v["proof"] = serde_json::to_value(p).expect("proofs serialise");

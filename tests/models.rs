@@ -631,3 +631,71 @@ fn exact_five_and_renju_windows() {
     Cpbim5::from_board(&b).live_windows(Color::White, &mut w);
     assert!(w.iter().any(|t| t.contains("E8".parse().unwrap())));
 }
+
+/// A model rebuilt in place ([`Model::rebuild`], what a solver does between unrelated
+/// positions), from whatever stones it had made and whatever game it was of, is the model built
+/// from the board: every line (the slots the game does not use included), the key, and it
+/// goes on making stones as one.
+fn rebuilt_in_place<S: TypeSource, const K: u32, const G: usize, const L: usize>(
+    games: &[Game],
+    boards: &[(usize, Vec<(u16, bool)>)],
+) {
+    let mut m = Incremental::<S, K, G, L>::from_board(&Board::new(games[0]));
+    for (i, (g, stones)) in boards.iter().enumerate() {
+        // Leave the model mid-search: a few stones made on whatever it holds.
+        let empty: Vec<Point> = (m.board().game().points())
+            .filter(|&x| m.board().is_empty(x))
+            .take(i % 4)
+            .collect();
+        for x in empty {
+            m.make(x, Color::Black);
+        }
+        let game = games[g % games.len()];
+        let mut board = Board::new(game);
+        for &(s, black) in stones {
+            let s = s as usize;
+            let x = Point::new(s % game.m(), s / game.m() % game.n()).expect("on the board");
+            let c = if black { Color::Black } else { Color::White };
+            if board.is_empty(x) {
+                board.set(x, Some(c));
+            }
+        }
+        m.rebuild(&board);
+        let fresh = Incremental::<S, K, G, L>::from_board(&board);
+        assert!(
+            m.board() == fresh.board() && m.zobrist() == fresh.zobrist(),
+            "{game}"
+        );
+        for l in 0..L {
+            assert_eq!(m.line(l), fresh.line(l), "{game} line {l}");
+        }
+        if let Some(x) = game.points().find(|&x| board.is_empty(x)) {
+            m.make(x, Color::White);
+            assert!(m.matches_rebuild(), "{game} after a stone");
+            m.unmake();
+        }
+        assert!(m.matches_rebuild(), "{game}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn a_model_rebuilt_in_place_is_the_model_built(
+        boards in prop::collection::vec(
+            (0..3usize, prop::collection::vec((any::<u16>(), any::<bool>()), 0..80)),
+            1..8,
+        )
+    ) {
+        let g = |s: &str| s.parse::<Game>().unwrap();
+        rebuilt_in_place::<cpbim::model::KnowledgeBase, 6, 2, 92>(
+            &[Game::CONNECT6, g("connect6:13"), g("connect6:7")],
+            &boards,
+        );
+        rebuilt_in_place::<cpbim::model::GameKb, 5, 2, 78>(
+            &[Game::GOMOKU, Game::RENJU, g("gomoku:9")],
+            &boards,
+        );
+    }
+}

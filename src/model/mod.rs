@@ -169,6 +169,12 @@ pub trait Model: Sized + Send {
     /// The model of `board`.
     fn from_board(board: &Board) -> Self;
 
+    /// Make this model the model of `board` (any board, in whatever state this one is):
+    /// what [`Model::from_board`] builds, reusing this one's memory where a model can.
+    fn rebuild(&mut self, board: &Board) {
+        *self = Self::from_board(board);
+    }
+
     /// The plain board.
     fn board(&self) -> &Board;
 

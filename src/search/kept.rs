@@ -11,8 +11,8 @@ use crate::board::Board;
 use crate::geom::{Color, Point};
 use crate::model::Model;
 
-/// Stones a kept model makes at most to reach a new board; beyond it one is built afresh (a
-/// batch of unrelated positions should not pay a long walk).
+/// Stones a kept model makes at most to reach a new board; beyond it the model is built again
+/// from the board, in place (a batch of unrelated positions should not pay a long walk).
 const MAX_MAKES: usize = 8;
 
 /// A model built from `base`, with the stones `made` on it since, in order.
@@ -24,16 +24,28 @@ pub(super) struct Kept<M: Model> {
 
 impl<M: Model> Kept<M> {
     /// The model of `board` in `slot`: the kept one brought to it when `board` holds its
-    /// base's stones and differs from its board by at most [`MAX_MAKES`] new stones, else one
-    /// built afresh. The model stays in `slot` (8 KB: moving it in and out of the searcher
-    /// cost a batch of unrelated positions 7 %).
+    /// base's stones and differs from its board by at most [`MAX_MAKES`] new stones, else the
+    /// kept one built again from `board` in place ([`Model::rebuild`]). The model stays in
+    /// `slot` (8 KB: moving it in and out of the searcher cost a batch of unrelated positions
+    /// 7 %).
     pub(super) fn model<'k>(slot: &'k mut Option<Kept<M>>, board: &Board) -> &'k mut M {
-        if !slot.as_mut().is_some_and(|kept| kept.reach(board)) {
-            *slot = Some(Kept {
-                m: M::from_board(board),
-                base: board.clone(),
-                made: Vec::new(),
-            });
+        match slot {
+            Some(kept) => {
+                if !kept.reach(board) {
+                    // Built again in place: a fresh model's memory, moved into the slot, cost
+                    // a batch of unrelated positions more than the building.
+                    kept.m.rebuild(board);
+                    kept.base.clone_from(board);
+                    kept.made.clear();
+                }
+            }
+            None => {
+                *slot = Some(Kept {
+                    m: M::from_board(board),
+                    base: board.clone(),
+                    made: Vec::new(),
+                })
+            }
         }
         &mut slot.as_mut().expect("a model was just put there").m
     }

@@ -126,38 +126,51 @@ pub(super) struct ConnState<const K: u32, const G: usize, const L: usize> {
 
 impl<const K: u32, const G: usize, const L: usize> ConnState<K, G, L> {
     pub(super) fn build<S: TypeSource>(src: &S, board: &Board) -> Self {
+        let mut s = ConnState {
+            geo: board.game().geometry(),
+            lines: [LineState::default(); L],
+            threat_lines: [0; 2],
+        };
+        s.rebuild(src, board);
+        s
+    }
+
+    /// This state made the state of `board`, in place (a batch of unrelated positions builds
+    /// one model after another: moving a fresh 8 KB state into place cost more than filling it).
+    pub(super) fn rebuild<S: TypeSource>(&mut self, src: &S, board: &Board) {
         let geo = board.game().geometry();
         assert!(
             geo.lines.len() <= L && geo.lines.len() <= 128,
             "{} has more lines than this kind holds",
             board.game()
         );
-        let mut s = ConnState {
-            geo,
-            lines: [LineState::default(); L],
-            threat_lines: [0; 2],
-        };
-        // Each line's stones, from one pass over the board's points.
-        for p in board.game().points() {
-            if let Some(c) = board.get(p) {
-                for slot in geo.slots[p.index()].iter().flatten() {
-                    s.lines[slot.line as usize].stones[c.index()] |= 1 << slot.offset;
-                }
+        // Lines the last game had and this one lacks go back to empty (never read).
+        let n = geo.lines.len();
+        let before = self.geo.lines.len().max(n);
+        self.lines[n..before].fill(LineState::default());
+        self.geo = geo;
+        self.threat_lines = [0; 2];
+        for line in &mut self.lines[..n] {
+            line.stones = [0, 0];
+        }
+        // Each line's stones, from one pass over the board's stones.
+        for (p, c) in board.iter() {
+            for slot in geo.slots[p.index()].iter().flatten() {
+                self.lines[slot.line as usize].stones[c.index()] |= 1 << slot.offset;
             }
         }
         // An empty line's state depends on its length only: derived once per length.
         let mut empty: [Option<LineState<G>>; MAX_SIDE + 1] = [None; MAX_SIDE + 1];
-        for l in 0..geo.lines.len() {
+        for l in 0..n {
             let len = geo.lines[l].len as u32;
-            let stones = s.lines[l].stones;
-            s.lines[l] = if stones == [0, 0] {
+            let stones = self.lines[l].stones;
+            self.lines[l] = if stones == [0, 0] {
                 *empty[len as usize].get_or_insert_with(|| build_line::<S, K, G>(src, len, stones))
             } else {
                 build_line::<S, K, G>(src, len, stones)
             };
-            s.mark_threats(l);
+            self.mark_threats(l);
         }
-        s
     }
 
     pub(super) fn type_counts(&self, c: Color) -> TypeCounts {
