@@ -59,6 +59,13 @@ fn three_thousand_mutated_lines_in_one_batch() {
     assert_eq!(o.code, if failed > 0 { 1 } else { 0 }, "{}", o.stderr);
 }
 
+/// `cpbim store replies STORE POSITION` for black in Gomoku.
+fn store_replies<'a>(store: &'a OsStr, position: &'a OsStr) -> Vec<&'a OsStr> {
+    let mut args: Vec<&OsStr> = vec!["store".as_ref(), "replies".as_ref(), store, position];
+    args.extend(["--game", "gomoku", "--side", "black"].map(OsStr::new));
+    args
+}
+
 #[test]
 fn mutated_arguments_and_files() {
     for (i, input) in mutated(300, 7).iter().enumerate() {
@@ -135,27 +142,9 @@ fn mutated_arguments_and_files() {
             ],
             // A mutated file given as a proof store: refused, never a panic.
             vec![os("store"), os("info"), f],
-            vec![
-                os("store"),
-                os("replies"),
-                f,
-                os("H8 H9 I9"),
-                os("--game"),
-                os("gomoku"),
-                os("--side"),
-                os("black"),
-            ],
+            store_replies(f, os("H8 H9 I9")),
             // A mutated position for `store replies` (read before the store, here none).
-            vec![
-                os("store"),
-                os("replies"),
-                merged.as_os_str(),
-                f,
-                os("--game"),
-                os("gomoku"),
-                os("--side"),
-                os("black"),
-            ],
+            store_replies(merged.as_os_str(), f),
             vec![
                 os("store"),
                 os("merge"),
