@@ -457,6 +457,16 @@ impl PointSet {
         r
     }
 
+    /// The points of `self` not in `other`.
+    #[inline]
+    pub fn difference(&self, other: &PointSet) -> PointSet {
+        let mut r = *self;
+        for (a, b) in r.0.iter_mut().zip(other.0) {
+            *a &= !b;
+        }
+        r
+    }
+
     /// Points in index order.
     #[inline]
     pub fn iter(&self) -> impl Iterator<Item = Point> + '_ {

@@ -79,7 +79,11 @@ impl<M: Model> Searcher<'_, M> {
         self.new_stamp();
         match w0 {
             None => {
-                for p in r.iter() {
+                // The first stones that make a threat first (those in a window one stone from
+                // live): a winning pair (thn ≥ 3), which ends the generation, mostly starts
+                // there. Every unordered pair is still met once, whatever the order.
+                let (threats, others) = (r.intersection(&near_live), r.difference(&near_live));
+                for p in threats.iter().chain(others.iter()) {
                     if self.attacks_from(p, r, r, w0, true, near_live, first_only, win_only, out) {
                         return;
                     }
@@ -156,13 +160,18 @@ impl<M: Model> Searcher<'_, M> {
         // only at q). So thn(A) after the pair is the sum over the four directions of the
         // threats of q's connection once p and q are played, and q must lie in a window
         // one stone from live once p is played: neither stone is played. Otherwise p is
-        // played and each q's thn read in place.
+        // played and each q's thn read in place. With p alone at thn(A) = 1 the pair reaches 2
+        // only by a live window that p's live windows lack, which holds q (the others are
+        // p's, or fewer in the games of exactly k), so q again lies in a window one stone
+        // from live once p is played.
         let through_q_only = alone == 0;
+        let near_live_after = |m: &mut M| m.candidates_if_played(p, a, Level::NearLive, near_live);
         let allowed = if through_q_only {
-            let near_live = self
-                .m
-                .candidates_if_played(p, a, Level::NearLive, near_live);
-            seconds.intersection(&near_live)
+            seconds.intersection(&near_live_after(self.m))
+        } else if alone == 1 {
+            let allowed = seconds.intersection(&near_live_after(self.m));
+            self.m.make(p, a);
+            allowed
         } else {
             self.m.make(p, a);
             seconds
