@@ -165,17 +165,17 @@ impl<M: Model> Searcher<'_, M> {
         // p's, or fewer in the games of exactly k), so q again lies in a window one stone
         // from live once p is played.
         let through_q_only = alone == 0;
-        let near_live_after = |m: &mut M| m.candidates_if_played(p, a, Level::NearLive, near_live);
-        let allowed = if through_q_only {
-            seconds.intersection(&near_live_after(self.m))
-        } else if alone == 1 {
-            let allowed = seconds.intersection(&near_live_after(self.m));
-            self.m.make(p, a);
-            allowed
+        let allowed = if alone <= 1 {
+            let near_live = self
+                .m
+                .candidates_if_played(p, a, Level::NearLive, near_live);
+            seconds.intersection(&near_live)
         } else {
-            self.m.make(p, a);
             seconds
         };
+        if !through_q_only {
+            self.m.make(p, a);
+        }
         let mut done = false;
         for q in allowed.iter() {
             // Each unordered pair once.
