@@ -8,7 +8,8 @@ import time
 import cpbim
 import pytest
 
-# A real position whose search takes about 0.05-0.1 s (410,221 nodes to a win).
+# A real position whose search takes a few hundredths of a second (256,564 nodes to a win since
+# the pair generation of 6cdd363; 410,221 before it).
 HEAVY = (
     "j10 k12 j13 l11 l10 l12 k10 j12 k13 i11 i12 i13 k11 m9 h14 m11 j11 n11 k9 l9 l8 l7 h11 j8 "
     "g10 j7 k14 l15 h12 j14 i14 g14 l14 l13 m12 j15 o10 k7 m7 i7 n7"
@@ -17,7 +18,7 @@ HEAVY = (
 
 def test_the_heavy_position_is_heavy():
     answer = cpbim.solve(HEAVY)
-    assert answer["result"] == "win" and answer["nodes"] > 300_000
+    assert answer["result"] == "win" and answer["nodes"] > 200_000
 
 
 def test_other_threads_run_during_a_search():
