@@ -191,9 +191,9 @@ fn canonical_rule_agrees_with_the_reference() {
 
 #[test]
 fn the_complete_rule_finds_a_quiet_second_stone() {
-    // White to move (game 3397 rewound): I9 alone makes two threats, its partner (M8, or O9
-    // as the pairs are generated now) a quiet stone outside R that prepares the rest; the
-    // paper's rule (both stones in R) finds no win at all.
+    // White to move (game 3397 rewound): I9 alone makes two threats, O9 is the quiet stone
+    // outside R that prepares the rest (M8 before the threatening first stones were tried
+    // first); the paper's rule (both stones in R) finds no win at all.
     let line = "J10 I12 J9 J11 I10 H10 K11 H9 K12 G8 L13 I11 H12 G13 I13 K9 J13 L8 L11 K10 L10 N10 J8 K8 J7 K7 M9 J6 O11";
     let pos = cpbim::parse_position(line, Game::CONNECT6).unwrap();
     let complete = solve_checked::<Cpbim>(&pos, &shortest(&Config::default()));
@@ -201,7 +201,7 @@ fn the_complete_rule_finds_a_quiet_second_stone() {
     let first = solve_checked::<Cpbim>(&pos, &Config::default());
     assert_eq!((first.outcome, first.depth), (Outcome::Win, 28));
     let first: Vec<String> = complete.line[0].iter().map(Point::to_string).collect();
-    assert!(first.contains(&"I9".to_string()), "{first:?}");
+    assert_eq!(first, ["I9", "O9"]);
     let canonical = solve::<Cpbim>(
         &pos,
         &Config {
