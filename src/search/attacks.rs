@@ -40,6 +40,7 @@ impl<M: Model> Searcher<'_, M> {
                     .collect(),
             };
             self.windows = dw;
+            out.reserve(firsts.len());
             // A has no live window at an A-node (it would have won), so every live window
             // after x passes through x, and windows of different directions share no empty
             // point: thn(A) after x is the sum over the four directions of the threats of x's
@@ -275,15 +276,8 @@ impl<M: Model> Searcher<'_, M> {
             attacks.truncate(1);
             return Some(attacks);
         }
-        let mut pairs: Vec<(Point, Point)> = attacks.iter().map(|x| (x.p, x.q)).collect();
-        self.order(self.a, &mut pairs, ply, best);
-        let thn = self.p;
-        Some(
-            pairs
-                .into_iter()
-                .map(|(p, q)| Attack { p, q, thn })
-                .collect(),
-        )
+        self.order_by(self.a, &mut attacks, |x| (x.p, x.q), ply, best);
+        Some(attacks)
     }
 }
 

@@ -332,6 +332,7 @@ impl<M: Model> Solver<M> {
             known_attacks: Default::default(),
             threats_now: Vec::new(),
             stamp: 0,
+            order_keys: Vec::new(),
         }
     }
 

@@ -80,6 +80,8 @@ pub(super) struct Searcher<'a, M: Model> {
     pub(super) threats_now: Vec<(u32, [u8; 4])>,
     /// The stamp of the current A-node's entries of `threats_now`.
     pub(super) stamp: u32,
+    /// Scratch for ordering: each candidate's score and place (`Searcher::order_by`).
+    pub(super) order_keys: Vec<(std::cmp::Reverse<u64>, usize)>,
 }
 
 impl<M: Model> Searcher<'_, M> {
