@@ -80,10 +80,7 @@ pub fn generate<M: Model>(m: &mut M, side: Color, n: usize, params: &Params) -> 
             return Moves::Lost;
         }
         if need == 1 {
-            for x in blocking_points(&windows)
-                .into_iter()
-                .filter(|&x| playable(m, side, x))
-            {
+            for x in blocking_points(&windows).filter(|&x| playable(m, side, x)) {
                 if n == 1 {
                     moves.push(single(x, value(x)));
                 } else {

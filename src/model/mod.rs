@@ -130,15 +130,14 @@ pub(crate) fn common_points(threats: &[Threat], x: Point) -> Option<[Option<Poin
 }
 
 /// Every point that meets all of `threats` (which must need exactly one: see
-/// [`cover_number`]), sorted.
-pub fn blocking_points(threats: &[Threat]) -> Vec<Point> {
-    let Some(first) = threats.first() else {
-        return Vec::new();
-    };
-    first
-        .points()
+/// [`cover_number`]), in ascending order (none without threats). An iterator, not a list: the
+/// search asks at every D-node.
+pub fn blocking_points(threats: &[Threat]) -> impl Iterator<Item = Point> + '_ {
+    threats
+        .first()
+        .into_iter()
+        .flat_map(|first| first.points())
         .filter(|&x| threats.iter().all(|t| t.contains(x)))
-        .collect()
 }
 
 /// Every pair of points that meets all of `threats` (which must need exactly two: see

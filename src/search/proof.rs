@@ -207,7 +207,6 @@ pub fn proof_holds<M: crate::Model>(
                 let moves: Vec<Vec<Point>> = if p == 1 {
                     let forbids = renju::applies(&game, d);
                     blocking_points(&windows)
-                        .into_iter()
                         .filter(|&x| !(forbids && renju::is_forbidden(m.board(), x)))
                         .map(|x| vec![x])
                         .collect()

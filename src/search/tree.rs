@@ -314,7 +314,6 @@ impl<M: Model> Searcher<'_, M> {
             let board = self.m.board();
             let allowed = |&x: &Point| !(self.forbidden.1 && renju::is_forbidden(board, x));
             blocking_points(&w)
-                .into_iter()
                 .filter(allowed)
                 .map(|x| (x, x))
                 .collect()
