@@ -121,26 +121,49 @@ pub(super) fn clean(k: u32, len: u32, f: u32, w: u32) -> bool {
 
 /// Empty points (connection offsets) of the windows of each [`Level`](crate::model::Level): windows with at least
 /// `level_stones` stones; for the live level, windows that would win once filled (exactly k
-/// under an exact rule).
+/// under an exact rule). Bit-parallel: every window's stone count at once (Connect6's own
+/// adder below, a general one for the other games).
 #[inline(always)]
 pub(super) fn window_masks<const K: u32>(len: u32, f: u32, params: Params) -> [u32; 3] {
     let levels = level_stones(K, params.p);
     if K == 6 && levels == [2, 3, 4] && !params.exact {
         return window_masks_six(len, f);
     }
-    let window = (1u32 << K) - 1;
-    let empty = !f & ((1u32 << len) - 1);
-    let mut m = [0u32; 3];
-    for w in 0..=len - K {
-        let n = ((f >> w) & window).count_ones();
-        for (t, mask) in m.iter_mut().enumerate() {
-            let live_ok = t < 2 || (n < K && (!params.exact || clean(K, len, f, w)));
-            if n >= levels[t] && live_ok {
-                *mask |= window << w;
-            }
+    // Bit w of plane b is bit b of the stone count of the window starting at w (k ≤ 8 stones:
+    // four planes): the k shifted copies of `f` added bit-serially.
+    let mut planes = [0u32; 4];
+    for j in 0..K {
+        let mut carry = f >> j;
+        for plane in planes.iter_mut() {
+            let next = *plane & carry;
+            *plane ^= carry;
+            carry = next;
         }
     }
-    m.map(|x| x & empty)
+    let starts = (1u32 << (len + 1 - K)) - 1;
+    let count_is = |v: u32| {
+        (0..4).fold(starts, |m, b| {
+            m & if v >> b & 1 == 1 {
+                planes[b]
+            } else {
+                !planes[b]
+            }
+        })
+    };
+    let counts = |range: std::ops::Range<u32>| range.fold(0, |m, v| m | count_is(v));
+    // A window fills to exactly k when no stone of the connection lies just outside it.
+    let clean = if params.exact {
+        !(f << 1) & !(f >> K)
+    } else {
+        u32::MAX
+    };
+    let empty = !f & ((1u32 << len) - 1);
+    let cover = |w: u32| (0..K).fold(0, |m, j| m | w << j) & empty;
+    [
+        cover(counts(levels[0]..K + 1)),
+        cover(counts(levels[1]..K + 1)),
+        cover(counts(levels[2]..K) & clean),
+    ]
 }
 
 /// Connect6's masks (windows of six with ≥ 2, ≥ 3, ≥ 4 stones), bit-parallel: bit `w` of
@@ -218,6 +241,34 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The bit-parallel masks against the window loop, for every k and p of the models and
+    /// both rules, on every connection shape up to 16 points (a sample of the longer ones).
+    #[test]
+    fn window_masks_of_every_game_equal_the_window_loop() {
+        fn check<const K: u32>() {
+            for p in 1..K {
+                for exact in [false, true] {
+                    let params = Params { k: K, p, exact };
+                    for len in K..=20 {
+                        let step = if len <= 16 { 1 } else { 97 };
+                        for f in (0..1u32 << len).step_by(step) {
+                            assert_eq!(
+                                window_masks::<K>(len, f, params),
+                                window_masks_slow(K, len, f, params),
+                                "{params:?} len {len} f {f:#b}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        check::<4>();
+        check::<5>();
+        check::<6>();
+        check::<7>();
+        check::<8>();
     }
 
     #[test]
