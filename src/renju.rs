@@ -178,10 +178,12 @@ impl Line {
         (lo, hi)
     }
 
-    /// The stones of the fours through the centre (black there), each as a bit set of line
-    /// indices: for each empty `j` that makes exactly k in a row with the centre, the run
-    /// without `j`.
-    fn fours(&mut self, k: usize, out: &mut Vec<u32>) {
+    /// How many fours run through the centre (black there): the distinct sets of stones (bit
+    /// sets of line indices) that an empty `j` turns into exactly k in a row with the centre,
+    /// the run without `j`. Counted in place (the check runs for every four point of black's).
+    fn fours(&mut self, k: usize) -> usize {
+        let mut seen = [0u32; LEN];
+        let mut n = 0;
         for j in C + 1 - k..C + k {
             if self.cells[j] != Cell::Empty {
                 continue;
@@ -191,11 +193,13 @@ impl Line {
             self.cells[j] = Cell::Empty;
             if hi - lo + 1 == k && (lo..=hi).contains(&j) {
                 let stones = ((1u32 << (hi + 1)) - (1u32 << lo)) & !(1u32 << j);
-                if !out.contains(&stones) {
-                    out.push(stones);
+                if !seen[..n].contains(&stones) {
+                    seen[n] = stones;
+                    n += 1;
                 }
             }
         }
+        n
     }
 
     /// The empty points `j` that turn the centre's stones into a straight four: k − 1 in a
@@ -286,13 +290,7 @@ impl Checker {
         if lengths.iter().any(|&n| n > k) {
             return Some(Forbidden::Overline);
         }
-        let mut stones = Vec::new();
-        let mut fours = 0;
-        for line in &mut lines {
-            stones.clear();
-            line.fours(k, &mut stones);
-            fours += stones.len();
-        }
+        let fours: usize = lines.iter_mut().map(|line| line.fours(k)).sum();
         if fours >= 2 {
             return Some(Forbidden::DoubleFour);
         }
