@@ -276,6 +276,8 @@ impl<M: Model> Searcher<'_, M> {
             attacks.truncate(1);
             return Some(attacks);
         }
+        // Every attack leaves thn(A) ≥ p, and none more here.
+        debug_assert!(attacks.iter().all(|x| x.thn == self.p));
         self.order_by(self.a, &mut attacks, |x| (x.p, x.q), ply, best);
         Some(attacks)
     }
