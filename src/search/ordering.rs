@@ -120,12 +120,9 @@ impl<M: Model> Searcher<'_, M> {
             return;
         }
         // Static value of each point once: its composite class for `c` counts double, for the
-        // opponent once (a stone that also spoils the opponent's shape is worth more). Only
-        // where stones come in pairs: in the games of one stone a move the classes cost a
-        // VCF 15 % of its instructions and bought fewer nodes on none but a few problems (docs/search.md,
-        // "Move ordering").
+        // opponent once (a stone that also spoils the opponent's shape is worth more).
         let mut value = [0u8; POINTS];
-        if self.ordering.composite && self.p == 2 {
+        if self.ordering.composite {
             let mut done = PointSet::EMPTY;
             for (p, q) in items.iter().map(&pair) {
                 for x in [p, q] {
