@@ -56,6 +56,12 @@ impl Board {
         self.cells[p.index()]
     }
 
+    /// The stone on the point of index `i` ([`Point::index`]); `i` below [`MAX_POINTS`].
+    #[inline]
+    pub(crate) fn get_index(&self, i: usize) -> Option<Color> {
+        self.cells[i]
+    }
+
     /// Put `stone` on `p` (or clear it with `None`); `p` must be on the game's board.
     #[inline]
     pub fn set(&mut self, p: Point, stone: Option<Color>) {

@@ -179,6 +179,14 @@ impl Point {
         cols: usize,
         rows: usize,
     ) -> impl Iterator<Item = Point> {
+        let (steps, delta) = self.ray_span(dir, sign, cols, rows);
+        let start = self.0 as isize;
+        (1..=steps as isize).map(move |s| Point((start + s * delta) as u16))
+    }
+
+    /// How many points [`Point::ray`] yields, and the step between their indices.
+    #[inline]
+    pub fn ray_span(self, dir: Dir, sign: isize, cols: usize, rows: usize) -> (usize, isize) {
         let (dc, dr) = dir.delta();
         let room = |at: usize, d: isize, size: usize| match d * sign {
             1 => size.saturating_sub(at + 1),
@@ -186,9 +194,7 @@ impl Point {
             _ => usize::MAX,
         };
         let steps = room(self.col(), dc, cols).min(room(self.row(), dr, rows));
-        let delta = sign * (dr * MAX_SIDE as isize + dc);
-        let start = self.0 as isize;
-        (1..=steps as isize).map(move |s| Point((start + s * delta) as u16))
+        (steps, sign * (dr * MAX_SIDE as isize + dc))
     }
 
     /// Chebyshev distance (king moves) to `other`.
