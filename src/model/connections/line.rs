@@ -129,6 +129,9 @@ pub(super) fn window_masks<const K: u32>(len: u32, f: u32, params: Params) -> [u
     if K == 6 && levels == [2, 3, 4] && !params.exact {
         return window_masks_six(len, f);
     }
+    if K == 5 && levels == [3, 3, 4] {
+        return window_masks_five(len, f, params.exact);
+    }
     // Bit w of plane b is bit b of the stone count of the window starting at w (k ≤ 8 stones:
     // four planes): the k shifted copies of `f` added bit-serially.
     let mut planes = [0u32; 4];
@@ -193,6 +196,39 @@ pub(super) fn window_masks_six(len: u32, f: u32) -> [u32; 3] {
         cover(fours | (twos & ones)),
         cover(fours),
     ]
+}
+
+/// The games of five's masks (one stone a move: windows of five with ≥ 3, ≥ 3 and exactly 4
+/// stones), bit-parallel as Connect6's: the five shifted masks added in carry-save fashion
+/// into three bit planes. With `exact` (Renju's black) a live window must not touch a stone of
+/// the connection on either side, or filling it would make six or more.
+#[inline]
+pub(super) fn window_masks_five(len: u32, f: u32, exact: bool) -> [u32; 3] {
+    let a = [f, f >> 1, f >> 2, f >> 3, f >> 4];
+    // A full adder over (a0 a1 a2), a half adder over (a3 a4).
+    let (s1, c1) = (a[0] ^ a[1] ^ a[2], (a[0] & a[1]) | (a[2] & (a[0] ^ a[1])));
+    let (s2, c2) = (a[3] ^ a[4], a[3] & a[4]);
+    let ones = s1 ^ s2;
+    let c3 = s1 & s2;
+    let twos = c1 ^ c2 ^ c3;
+    let fours = (c1 & c2) | (c3 & (c1 ^ c2));
+    let starts = (1u32 << (len + 1 - 5)) - 1;
+    let empty = !f & ((1u32 << len) - 1);
+    let cover = |w: u32| {
+        let w = w & starts;
+        let d = w | (w << 1);
+        let d = d | (d << 2);
+        (d | (w << 4)) & empty
+    };
+    let three = cover(fours | (twos & ones));
+    // Exactly four: 100 in the planes (five stones are 101, a row already made).
+    let four = fours & !ones;
+    let clean = if exact {
+        !(f << 1) & !(f >> 5)
+    } else {
+        u32::MAX
+    };
+    [three, three, cover(four & clean)]
 }
 
 /// The same masks window by window (the obviously-correct version, for tests): a live window
@@ -269,6 +305,21 @@ mod tests {
         check::<6>();
         check::<7>();
         check::<8>();
+    }
+
+    #[test]
+    fn the_masks_of_the_games_of_five_equal_the_window_loop_on_every_shape() {
+        for params in [Params::FIVE_OR_MORE, Params::EXACTLY_FIVE] {
+            for len in 5..=16 {
+                for f in 0..1u32 << len {
+                    assert_eq!(
+                        window_masks_five(len, f, params.exact),
+                        window_masks_slow(5, len, f, params),
+                        "{params:?} len {len} f {f:#b}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
