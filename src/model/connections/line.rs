@@ -169,19 +169,6 @@ pub(super) fn window_masks<const K: u32>(len: u32, f: u32, params: Params) -> [u
     ]
 }
 
-/// A full adder over three bit planes: (sum, carry) bit by bit.
-#[inline]
-fn full_adder(a: u32, b: u32, c: u32) -> (u32, u32) {
-    (a ^ b ^ c, (a & b) | (c & (a ^ b)))
-}
-
-/// Two (sum, carry) pairs of weight 1 and 2 added into the count's planes of weight 1, 2 and 4.
-#[inline]
-fn planes((s1, c1): (u32, u32), (s2, c2): (u32, u32)) -> [u32; 3] {
-    let c3 = s1 & s2;
-    [s1 ^ s2, c1 ^ c2 ^ c3, (c1 & c2) | (c3 & (c1 ^ c2))]
-}
-
 /// Connect6's masks (windows of six with ≥ 2, ≥ 3, ≥ 4 stones), bit-parallel: bit `w` of
 /// `f >> j` is the stone at `w + j`, so adding the six shifted masks in carry-save fashion gives
 /// every window's stone count at once, as three bit planes (`ones`, `twos`, `fours`); a window
@@ -190,7 +177,12 @@ fn planes((s1, c1): (u32, u32), (s2, c2): (u32, u32)) -> [u32; 3] {
 pub(super) fn window_masks_six(len: u32, f: u32) -> [u32; 3] {
     let a = [f, f >> 1, f >> 2, f >> 3, f >> 4, f >> 5];
     // Full adders over (a0 a1 a2) and (a3 a4 a5).
-    let [ones, twos, fours] = planes(full_adder(a[0], a[1], a[2]), full_adder(a[3], a[4], a[5]));
+    let (s1, c1) = (a[0] ^ a[1] ^ a[2], (a[0] & a[1]) | (a[2] & (a[0] ^ a[1])));
+    let (s2, c2) = (a[3] ^ a[4] ^ a[5], (a[3] & a[4]) | (a[5] & (a[3] ^ a[4])));
+    let ones = s1 ^ s2;
+    let c3 = s1 & s2;
+    let twos = c1 ^ c2 ^ c3;
+    let fours = (c1 & c2) | (c3 & (c1 ^ c2));
     let starts = (1u32 << (len + 1 - 6)) - 1;
     let empty = !f & ((1u32 << len) - 1);
     let cover = |w: u32| {
@@ -214,7 +206,12 @@ pub(super) fn window_masks_six(len: u32, f: u32) -> [u32; 3] {
 pub(super) fn window_masks_five(len: u32, f: u32, exact: bool) -> [u32; 3] {
     let a = [f, f >> 1, f >> 2, f >> 3, f >> 4];
     // A full adder over (a0 a1 a2), a half adder over (a3 a4).
-    let [ones, twos, fours] = planes(full_adder(a[0], a[1], a[2]), (a[3] ^ a[4], a[3] & a[4]));
+    let (s1, c1) = (a[0] ^ a[1] ^ a[2], (a[0] & a[1]) | (a[2] & (a[0] ^ a[1])));
+    let (s2, c2) = (a[3] ^ a[4], a[3] & a[4]);
+    let ones = s1 ^ s2;
+    let c3 = s1 & s2;
+    let twos = c1 ^ c2 ^ c3;
+    let fours = (c1 & c2) | (c3 & (c1 ^ c2));
     let starts = (1u32 << (len + 1 - 5)) - 1;
     let empty = !f & ((1u32 << len) - 1);
     let cover = |w: u32| {
