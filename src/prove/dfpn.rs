@@ -62,7 +62,7 @@ struct Node {
     kept: bool,
     /// A defender node: the attacker's leaf win were it to pass (none at a root without one,
     /// or after a first stone that stops it: then every move is searched).
-    pass: Option<ProofNode>,
+    pass: Option<Arc<ProofNode>>,
     /// Stones the defender places here.
     stones: usize,
     /// A defender node after a threat: the threat's pass win is searched when the node is
@@ -77,7 +77,7 @@ struct Node {
 }
 
 impl Node {
-    fn new(pass: Option<ProofNode>, stones: usize, after_threat: bool) -> Node {
+    fn new(pass: Option<Arc<ProofNode>>, stones: usize, after_threat: bool) -> Node {
         Node {
             after_threat,
             pn: 1,
@@ -119,7 +119,7 @@ impl Dfpn {
         p: &mut Prover<'_, M>,
         b: &mut Board,
         t: u32,
-        defender: Option<(Option<ProofNode>, usize)>,
+        defender: Option<(Option<Arc<ProofNode>>, usize)>,
     ) -> Option<ThreatProof> {
         let key = match &defender {
             None => (stones_key(b), t, Kind::Attacker),
@@ -314,7 +314,7 @@ impl Dfpn {
                     (node.pn, node.dn) = (INF, 0);
                     Vec::new()
                 } else {
-                    let mut zone = p.zone_of(b, node.pass.as_ref());
+                    let mut zone = p.zone_of(b, node.pass.as_deref());
                     if node.pass.is_none() && p.quiet_phase {
                         // A root without a leaf win were D to pass: its threat-space win, as
                         // the depth-first search's defender root has it.
@@ -334,7 +334,7 @@ impl Dfpn {
                 // The attacker's win were D to place no second stone; the second stones
                 // outside its zone leave it standing.
                 node.pass = p.leaf(b);
-                let zone = p.zone_of(b, node.pass.as_ref());
+                let zone = p.zone_of(b, node.pass.as_deref());
                 settle(
                     &mut node,
                     stones_in(p, b, zone, (key.1 - 1, Kind::Attacker)),

@@ -12,6 +12,7 @@ use crate::model::Model;
 use crate::search::proof::ProofNode;
 use serde_json::{json, Value};
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// A node of `a`'s proof search, expanded.
@@ -52,7 +53,7 @@ pub fn expand<M: Model>(
         return Some(Expansion::Lost);
     }
     if pos.to_move() != a {
-        let pass = prover.leaf(&b);
+        let pass = prover.leaf(&b).map(Arc::unwrap_or_clone);
         let zone = prover.zone_of(&b, pass.as_ref());
         let moves = prover.first_stones(&b, zone).into_iter().map(|x| vec![x]);
         return Some(Expansion::Defences {
@@ -61,7 +62,7 @@ pub fn expand<M: Model>(
         });
     }
     if let Some(leaf) = prover.leaf(&b) {
-        return Some(Expansion::Leaf(leaf));
+        return Some(Expansion::Leaf(Arc::unwrap_or_clone(leaf)));
     }
     let mut threats = Vec::new();
     for threat in prover.threat_moves(&b, limits.width) {

@@ -446,7 +446,7 @@ impl<M: Model> Prover<'_, M> {
     /// answered with `t − 1` threats, or `None` (no threat, or a defence not answered). The
     /// store, when there is one, keeps both answers (a position with D to move is proven as
     /// [`ThreatProof::Defence`]).
-    fn after_threat(&mut self, b: &mut Board, t: u32) -> Option<(ProofNode, Vec<Reply>)> {
+    fn after_threat(&mut self, b: &mut Board, t: u32) -> Option<(Arc<ProofNode>, Vec<Reply>)> {
         match self.recall(b, t) {
             Some(None) => return None,
             Some(Some(proof)) => {
@@ -549,7 +549,7 @@ impl<M: Model> Prover<'_, M> {
             return None;
         }
         let pass = self.leaf(b);
-        let zone = self.zone_of(b, pass.as_ref());
+        let zone = self.zone_of(b, pass.as_deref());
         let seconds: Vec<Point> = zone
             .iter()
             .filter(|&x| x != s && !done.contains(x) && self.may_defend(b, x))
@@ -636,7 +636,7 @@ impl<M: Model> Prover<'_, M> {
     fn defender_root(
         &mut self,
         b: &mut Board,
-        pass: Option<&ProofNode>,
+        pass: Option<&Arc<ProofNode>>,
         stones: usize,
         t: u32,
     ) -> Option<ThreatProof> {
@@ -683,7 +683,7 @@ impl<M: Model> Prover<'_, M> {
 
     /// The leaf search's proof at the root, at [`Limits::root_depth`], bounded only by the
     /// search's time limit (as `solve`'s).
-    fn root_leaf(&mut self, b: &Board) -> Option<ProofNode> {
+    fn root_leaf(&mut self, b: &Board) -> Option<Arc<ProofNode>> {
         let inner = self.solver.config().clone();
         self.solver.set_config(Config {
             depth: self.limits.root_depth,
@@ -700,7 +700,7 @@ impl<M: Model> Prover<'_, M> {
     /// have cut short finds nothing and stops the prover: its "no win" is not one to remember
     /// (a worker halted when its siblings' job decided would otherwise leave a threat marked
     /// "no threat" in the shared table for the next threat budget to trust).
-    pub(super) fn leaf(&mut self, b: &Board) -> Option<ProofNode> {
+    pub(super) fn leaf(&mut self, b: &Board) -> Option<Arc<ProofNode>> {
         let start = Instant::now();
         let found = self.solver.first_win(b, self.a, self.stop);
         self.answer.leaf_searches += 1;
@@ -709,7 +709,7 @@ impl<M: Model> Prover<'_, M> {
         if found.proof.is_none() && self.signalled() {
             self.stopped = true;
         }
-        found.proof
+        found.proof.map(Arc::new)
     }
 
     /// Count a node; true (and the search marked stopped) when a limit or a signal ends it.

@@ -37,15 +37,15 @@ use std::sync::Arc;
 pub enum ThreatProof {
     /// The leaf search (`solve`'s double threats or fours) wins from here.
     Leaf {
-        /// Its proof.
-        leaf: ProofNode,
+        /// Its proof (shared: a table entry, a recall and a drop cost one count, not a tree).
+        leaf: Arc<ProofNode>,
     },
     /// A move that threatens a leaf win, and the answer to every defence.
     Threat {
         /// The attacker's stones.
         threat: Vec<Point>,
         /// The leaf win after the threat if the defender passed.
-        pass: ProofNode,
+        pass: Arc<ProofNode>,
         /// The defences `pass` does not answer, each answered.
         replies: Vec<Reply>,
     },
@@ -86,7 +86,7 @@ pub enum Reply {
         /// The first stone.
         stone: Point,
         /// The leaf win after it if the defender placed no second stone.
-        pass: ProofNode,
+        pass: Arc<ProofNode>,
         /// The whole moves through `stone` that `pass` does not answer, each answered.
         replies: Vec<Reply>,
     },
@@ -119,7 +119,9 @@ impl ProofFields {
     fn into_proof(self) -> Result<ThreatProof, String> {
         let need = |what: &str| format!("a proof with {what}");
         if let Some(leaf) = self.leaf {
-            return Ok(ThreatProof::Leaf { leaf });
+            return Ok(ThreatProof::Leaf {
+                leaf: Arc::new(leaf),
+            });
         }
         let replies = self
             .replies
@@ -129,7 +131,7 @@ impl ProofFields {
                 .pass
                 .flatten()
                 .ok_or_else(|| need("\"threat\" has a \"pass\""))?;
-            let pass = pass.into_node().ok_or(NOT_A_NODE)?;
+            let pass = Arc::new(pass.into_node().ok_or(NOT_A_NODE)?);
             return Ok(ThreatProof::Threat {
                 threat,
                 pass,
@@ -194,7 +196,7 @@ impl<'de> Deserialize<'de> for Reply {
                 ..
             } => Ok(Reply::Stone {
                 stone,
-                pass,
+                pass: Arc::new(pass),
                 replies,
             }),
             _ => Err(D::Error::custom(
@@ -209,7 +211,7 @@ impl ThreatProof {
     pub fn map_points(&self, f: &impl Fn(Point) -> Point) -> ThreatProof {
         match self {
             ThreatProof::Leaf { leaf } => ThreatProof::Leaf {
-                leaf: leaf.map_points(f),
+                leaf: Arc::new(leaf.map_points(f)),
             },
             ThreatProof::Threat {
                 threat,
@@ -217,7 +219,7 @@ impl ThreatProof {
                 replies,
             } => ThreatProof::Threat {
                 threat: threat.iter().map(|&x| f(x)).collect(),
-                pass: pass.map_points(f),
+                pass: Arc::new(pass.map_points(f)),
                 replies: replies.iter().map(|r| r.map_points(f)).collect(),
             },
             ThreatProof::Quiet {
@@ -247,7 +249,7 @@ impl ThreatProof {
 
     /// A defender's proof with a pass win: the pass win and the replies (what a threat's
     /// proof holds after its stones).
-    pub fn into_pass_and_replies(self) -> Option<(ProofNode, Vec<Reply>)> {
+    pub fn into_pass_and_replies(self) -> Option<(Arc<ProofNode>, Vec<Reply>)> {
         match self {
             ThreatProof::Defence {
                 pass: Some(pass),
@@ -316,7 +318,7 @@ impl Reply {
                 replies,
             } => Reply::Stone {
                 stone: f(*stone),
-                pass: pass.map_points(f),
+                pass: Arc::new(pass.map_points(f)),
                 replies: replies.iter().map(|r| r.map_points(f)).collect(),
             },
         }
