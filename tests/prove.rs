@@ -6,6 +6,7 @@
 
 mod common;
 
+use common::json::Compact;
 use common::threats::check_threat_proof;
 use common::{colour, random_position, Plain, Rules};
 use cpbim::prove::each_reply::prove_each_reply;
@@ -214,10 +215,14 @@ fn prove_on(stones: &str, game: Game, a: Color) -> (cpbim::Position, Option<Thre
     }
 }
 
-/// The brute-force checker's verdict on `proof` (as JSON) of `a`'s win in `pos`.
+/// The brute-force checker's verdict on `proof` (as JSON) of `a`'s win in `pos`; the same
+/// read from the compact tree a proof file is checked from (`tests/prove_check.rs`).
 fn check(pos: &cpbim::Position, a: Color, proof: &serde_json::Value) -> Result<u32, String> {
     let board = Plain::from_position(Rules::of(pos.game()), pos);
-    check_threat_proof(&board, colour(a), proof)
+    let checked = check_threat_proof(&board, colour(a), proof);
+    let compact: Compact = serde_json::from_value(proof.clone()).unwrap();
+    assert_eq!(check_threat_proof(&board, colour(a), &compact), checked);
+    checked
 }
 
 /// The brute-force checker accepts `proof` of `a`'s win in `pos`, and counts the threats the

@@ -12,11 +12,12 @@
 #![allow(dead_code)]
 
 pub mod binary;
+pub mod json;
 pub mod mutate;
 pub mod renju;
 pub mod threats;
 
-use serde_json::Value;
+use json::Json;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
@@ -518,7 +519,7 @@ pub fn cover(ws: &[Vec<usize>]) -> u8 {
 
 /// Check a proof tree (the JSON of `docs/json.md`) for attacker `a` on `board`. Returns the
 /// proof's depth in plies, or why it is wrong.
-pub fn check_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, String> {
+pub fn check_proof<J: Json>(board: &Plain, a: u8, node: &J) -> Result<u32, String> {
     check(board, a, node, false)
 }
 
@@ -527,14 +528,14 @@ pub fn check_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, String> {
 /// forbidden) ignored; every blocking move the board allows must still be answered. It proves
 /// a real win all the same: every defender reply either blocks every live window (and is
 /// answered) or leaves one that the attacker completes.
-pub fn check_proof_relaxed(board: &Plain, a: u8, node: &Value) -> Result<u32, String> {
+pub fn check_proof_relaxed<J: Json>(board: &Plain, a: u8, node: &J) -> Result<u32, String> {
     check(board, a, node, true)
 }
 
-fn check(board: &Plain, a: u8, node: &Value, relaxed: bool) -> Result<u32, String> {
+fn check<J: Json>(board: &Plain, a: u8, node: &J, relaxed: bool) -> Result<u32, String> {
     let d = 3 - a;
     let p = board.rules.p;
-    let pts = |v: &Value| -> Result<Vec<usize>, String> {
+    let pts = |v: &J| -> Result<Vec<usize>, String> {
         v.as_array()
             .ok_or("expected a list of points")?
             .iter()
@@ -613,7 +614,7 @@ fn check(board: &Plain, a: u8, node: &Value, relaxed: bool) -> Result<u32, Strin
     };
     let defenses = node
         .get("defenses")
-        .and_then(Value::as_array)
+        .and_then(J::as_array)
         .ok_or("attack without a defenses list")?;
     let round = 2 * p as u32;
     let mut listed = Vec::new();

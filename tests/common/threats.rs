@@ -6,13 +6,13 @@
 //! of every threat is tried), meant for small boards and short proofs. A quiet move's pass
 //! proof is itself a threat-space proof, checked whole after each defence it answers.
 
+use super::json::Json;
 use super::{check_proof_relaxed, point_on, Plain};
-use serde_json::Value;
 use std::collections::HashMap;
 
 /// Check `node`, a proof that `a` (to move) wins on `board`. Returns the threats on the
 /// proof's longest line, or why it is wrong.
-pub fn check_threat_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, String> {
+pub fn check_threat_proof<J: Json>(board: &Plain, a: u8, node: &J) -> Result<u32, String> {
     let d = 3 - a;
     if board.has_win(d) {
         return Err("the defender has already won".into());
@@ -67,13 +67,20 @@ pub fn check_threat_proof(board: &Plain, a: u8, node: &Value) -> Result<u32, Str
 
 /// A win of the attacker were the defender to pass: a leaf proof, or (after a quiet move) a
 /// threat-space proof, checked whole.
-#[derive(Clone, Copy)]
-enum Pass<'v> {
-    Leaf(&'v Value),
-    Threats(&'v Value),
+enum Pass<'v, J> {
+    Leaf(&'v J),
+    Threats(&'v J),
 }
 
-impl Pass<'_> {
+impl<J> Clone for Pass<'_, J> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<J> Copy for Pass<'_, J> {}
+
+impl<J: Json> Pass<'_, J> {
     /// Does it hold for `a`, to move on `b`? The threats on its longest line if so (0 for a
     /// leaf proof).
     fn check(self, b: &Plain, a: u8) -> Result<u32, String> {
@@ -87,11 +94,11 @@ impl Pass<'_> {
 /// The defender to move on `b`, placing `stones`: every legal move of theirs is answered by
 /// what `node` lists or by `pass` (checked on the board after that move). Returns the most
 /// threats any answer needs.
-fn every_defence(
+fn every_defence<J: Json>(
     b: &Plain,
     a: u8,
-    node: &Value,
-    pass: Option<Pass<'_>>,
+    node: &J,
+    pass: Option<Pass<'_, J>>,
     stones: usize,
 ) -> Result<u32, String> {
     let d = 3 - a;
@@ -120,15 +127,15 @@ fn every_defence(
 }
 
 /// The answers a threat (or a defender's root) lists.
-struct Answers<'v> {
+struct Answers<'v, J> {
     /// Whole defences (sorted) and the proof after each.
-    moves: HashMap<Vec<usize>, &'v Value>,
+    moves: HashMap<Vec<usize>, &'v J>,
     /// First stones: the pass proof after each, and the whole defences through it answered.
-    stones: HashMap<usize, (&'v Value, HashMap<Vec<usize>, &'v Value>)>,
+    stones: HashMap<usize, (&'v J, HashMap<Vec<usize>, &'v J>)>,
 }
 
-impl<'v> Answers<'v> {
-    fn read(b: &Plain, node: &'v Value, stones: usize) -> Result<Answers<'v>, String> {
+impl<'v, J: Json> Answers<'v, J> {
+    fn read(b: &Plain, node: &'v J, stones: usize) -> Result<Answers<'v, J>, String> {
         let mut answers = Answers {
             moves: HashMap::new(),
             stones: HashMap::new(),
@@ -161,10 +168,10 @@ impl<'v> Answers<'v> {
         c: &Plain,
         a: u8,
         defence: &[usize],
-        pass: Option<Pass<'_>>,
+        pass: Option<Pass<'_, J>>,
     ) -> Result<u32, String> {
         if let Some(next) = self.moves.get(defence) {
-            return check_threat_proof(c, a, next);
+            return check_threat_proof(c, a, *next);
         }
         let mut why = Vec::new();
         for s in defence {
@@ -172,9 +179,9 @@ impl<'v> Answers<'v> {
                 continue;
             };
             if let Some(next) = inner.get(defence) {
-                return check_threat_proof(c, a, next);
+                return check_threat_proof(c, a, *next);
             }
-            match check_proof_relaxed(c, a, pass) {
+            match check_proof_relaxed(c, a, *pass) {
                 Ok(_) => return Ok(0),
                 Err(e) => why.push(format!("the pass proof after {}: {e}", c.name(*s))),
             }
@@ -194,11 +201,11 @@ impl<'v> Answers<'v> {
 }
 
 /// A `{"stones": […], "next": …}` entry: its stones sorted, and the proof.
-fn whole<'v>(
+fn whole<'v, J: Json>(
     b: &Plain,
-    reply: &'v Value,
+    reply: &'v J,
     stones: usize,
-) -> Result<(Vec<usize>, &'v Value), String> {
+) -> Result<(Vec<usize>, &'v J), String> {
     let mut m = points(b, reply.get("stones").ok_or("a reply without stones")?)?;
     if m.len() != stones {
         return Err(format!("a defence is {stones} stones"));
@@ -207,13 +214,13 @@ fn whole<'v>(
     Ok((m, reply.get("next").ok_or("a reply without next")?))
 }
 
-fn list(node: &Value) -> Result<&Vec<Value>, String> {
+fn list<J: Json>(node: &J) -> Result<&[J], String> {
     node.get("replies")
-        .and_then(Value::as_array)
+        .and_then(J::as_array)
         .ok_or_else(|| "a threat without its replies".into())
 }
 
-fn points(b: &Plain, v: &Value) -> Result<Vec<usize>, String> {
+fn points<J: Json>(b: &Plain, v: &J) -> Result<Vec<usize>, String> {
     v.as_array()
         .ok_or("expected a list of points")?
         .iter()
