@@ -7,7 +7,7 @@ mod common;
 
 use common::threats::check_threat_proof;
 use common::{colour, Plain, Rules};
-use cpbim::prove::{prove, Answer, Book, Limits, Store, Verdict};
+use cpbim::prove::{prove, Answer, Book, Limits, Search, Store, Verdict};
 use cpbim::{Game, Position};
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -218,4 +218,49 @@ fn the_book_commands_write_and_read_a_book() {
     let out = common::binary::cpbim(&args, b"", &[]);
     assert_eq!(out.code, 1, "{}", out.stderr);
     assert!(out.stderr.contains("line 2:"), "{}", out.stderr);
+}
+
+/// A quiet move the book names is followed even where the search does not rank it among its
+/// first `--quiet` candidates (an engine's move given as a hint need not be: I7's I5 and I6
+/// after the engine's G8, 2026-12-07): black's quiet win in Renju proven with six quiet
+/// candidates and with one, each from another first move; with one and a book line naming the
+/// first move of the six's proof, the proof starts with the book's move, and is checked.
+#[test]
+fn a_quiet_book_move_below_the_candidates_is_followed() {
+    let pos = cpbim::parse_position("h8 a1 i10 o1 k9 a15", Game::RENJU).unwrap();
+    let limits = |quiet, book: Option<Book>| Limits {
+        threats: 5,
+        width: 12,
+        quiet,
+        search: Search::DepthFirst,
+        book: book.map(Arc::new),
+        ..Limits::default()
+    };
+    let first_quiet = |answer: &Answer| match &answer.verdict {
+        Verdict::Proven(proof) => {
+            let json = serde_json::to_value(proof).unwrap();
+            json["quiet"][0].as_str().map(String::from)
+        }
+        _ => None,
+    };
+    let wide = run(&pos, &limits(6, None));
+    let narrow = run(&pos, &limits(1, None));
+    let (Some(m), Some(top)) = (first_quiet(&wide), first_quiet(&narrow)) else {
+        panic!(
+            "not proven by a quiet move: {:?} {:?}",
+            wide.verdict, narrow.verdict
+        );
+    };
+    assert_ne!(
+        m, top,
+        "the six candidates' proof starts with the first candidate"
+    );
+    let line = format!(
+        "game renju\nblack H8,I10,K9 A1,O1,A15 quiet {m} {}\n",
+        wide.threats
+    );
+    let booked = run(&pos, &limits(1, Some(Book::parse(&line).unwrap())));
+    assert_eq!(first_quiet(&booked), Some(m.clone()), "{m} not followed");
+    assert_eq!(booked.book_moves, 1);
+    assert!(checked(&pos, &booked).is_ok(), "{:?}", booked.verdict);
 }

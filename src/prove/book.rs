@@ -21,6 +21,7 @@ use crate::board::Board;
 use crate::game::Game;
 use crate::geom::Point;
 use crate::model::Model;
+use crate::renju;
 use crate::Color;
 use fxhash::FxHashMap;
 use std::fmt::Write;
@@ -251,13 +252,17 @@ impl Book {
 impl<M: Model> Prover<'_, M> {
     /// The book's move for A to move on `b`, when there is a book, it knows `b`, and its move
     /// is one of the search's candidates there (`threats`, `quiets`, each with its budget):
-    /// the move, whether it is quiet, and its budget. Below a quiet move's pass the book is
-    /// not read (as the store is not).
+    /// the move, whether it is quiet, and its budget. A quiet move below the search's first
+    /// `--quiet` candidates is taken too, at the node's budget `quiet_budget` (where quiet
+    /// moves are tried at all), when the board allows it: an engine's move named as a hint
+    /// need not rank among them. Below a quiet move's pass the book is not read (as the store
+    /// is not).
     pub(super) fn book_move(
         &self,
         b: &Board,
         threats: &[(Vec<Point>, u32)],
         quiets: &[(Vec<Point>, u32)],
+        quiet_budget: Option<u32>,
     ) -> Option<(Vec<Point>, bool, u32)> {
         let book = self.limits.book.as_ref()?;
         if self.level > 0 {
@@ -268,8 +273,16 @@ impl<M: Model> Prover<'_, M> {
             m.len() == hint.moves.len() && hint.moves.iter().all(|x| m.contains(x))
         };
         let list = if hint.quiet { quiets } else { threats };
-        let (m, t) = list.iter().find(|(m, _)| same(m))?;
-        Some((m.clone(), hint.quiet, *t))
+        if let Some((m, t)) = list.iter().find(|(m, _)| same(m)) {
+            return Some((m.clone(), hint.quiet, *t));
+        }
+        let game = *b.game();
+        let legal = hint.moves.len() == game.p()
+            && hint.moves.iter().all(|&x| b.is_empty(x))
+            && !(renju::applies(&game, self.a)
+                && hint.moves.iter().any(|&x| renju::is_forbidden(b, x)));
+        let t = quiet_budget.filter(|_| hint.quiet && legal)?;
+        Some((hint.moves.clone(), true, t))
     }
 
     /// The book's move at A to move on `b` ([`Prover::book_move`]) tried first: its proof, or
@@ -280,8 +293,9 @@ impl<M: Model> Prover<'_, M> {
         b: &mut Board,
         threats: &[(Vec<Point>, u32)],
         quiets: &[(Vec<Point>, u32)],
+        quiet_budget: Option<u32>,
     ) -> Option<ThreatProof> {
-        let (m, quiet, t) = self.book_move(b, threats, quiets)?;
+        let (m, quiet, t) = self.book_move(b, threats, quiets, quiet_budget)?;
         let found = match quiet {
             true => self.quiet(b, &m, t),
             false => self.threat(b, &m, t),

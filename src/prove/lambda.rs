@@ -324,7 +324,8 @@ impl<M: Model> Prover<'_, M> {
             return None;
         }
         let threats = self.threat_moves(b, self.limits.width);
-        let quiets = match self.quiet_phase && self.level < self.limits.quiet_depth && t >= 2 {
+        let quiet_now = self.quiet_phase && self.level < self.limits.quiet_depth && t >= 2;
+        let quiets = match quiet_now {
             true => self.threat_moves(b, self.limits.quiet),
             false => Vec::new(),
         };
@@ -332,7 +333,7 @@ impl<M: Model> Prover<'_, M> {
         // quiet move among the threat moves, tried first as a threat, takes no rank.
         let quiets = self.budgeted(quiets, t, 2, &threats);
         let threats = self.budgeted(threats, t, 1, &[]);
-        let booked = self.follow_book(b, &threats, &quiets);
+        let booked = self.follow_book(b, &threats, &quiets, quiet_now.then_some(t));
         if booked.is_some() || self.stopped {
             return booked;
         }
