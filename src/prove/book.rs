@@ -21,7 +21,6 @@ use crate::board::Board;
 use crate::game::Game;
 use crate::geom::Point;
 use crate::model::Model;
-use crate::renju;
 use crate::Color;
 use fxhash::FxHashMap;
 use std::fmt::Write;
@@ -276,11 +275,8 @@ impl<M: Model> Prover<'_, M> {
         if let Some((m, t)) = list.iter().find(|(m, _)| same(m)) {
             return Some((m.clone(), hint.quiet, *t));
         }
-        let game = *b.game();
-        let legal = hint.moves.len() == game.p()
-            && hint.moves.iter().all(|&x| b.is_empty(x))
-            && !(renju::applies(&game, self.a)
-                && hint.moves.iter().any(|&x| renju::is_forbidden(b, x)));
+        let legal =
+            hint.moves.len() == b.game().p() && hint.moves.iter().all(|&x| self.may_attack(b, x));
         let t = quiet_budget.filter(|_| hint.quiet && legal)?;
         Some((hint.moves.clone(), true, t))
     }

@@ -627,7 +627,12 @@ impl<M: Model> Prover<'_, M> {
 
     /// May D play the point `x` of `b`?
     pub(super) fn may_defend(&self, b: &Board, x: Point) -> bool {
-        b.is_empty(x) && !(renju::applies(b.game(), self.d) && renju::is_forbidden(b, x))
+        may_play(b, self.d, x)
+    }
+
+    /// May A play the point `x` of `b`?
+    pub(super) fn may_attack(&self, b: &Board, x: Point) -> bool {
+        may_play(b, self.a, x)
     }
 
     /// D to move at the root, placing `stones`: every move answered with `t` threats, inside
@@ -774,4 +779,9 @@ impl<M: Model> Prover<'_, M> {
             }
         }
     }
+}
+
+/// May `c` play the point `x` of `b`: empty, and not forbidden to it (Renju's black).
+fn may_play(b: &Board, c: Color, x: Point) -> bool {
+    b.is_empty(x) && !(renju::applies(b.game(), c) && renju::is_forbidden(b, x))
 }
