@@ -21,10 +21,10 @@ impl<M: Model> Searcher<'_, M> {
     fn generate(&mut self, first_only: bool, win_only: bool, out: &mut Vec<Attack>) {
         out.clear();
         let (a, d) = (self.a, self.d);
-        let mut dw = std::mem::take(&mut self.windows);
+        let mut dw = std::mem::take(&mut self.scratch.windows);
         self.m.live_windows(d, &mut dw);
         if cover_number(&dw) > self.p {
-            self.windows = dw;
+            self.scratch.windows = dw;
             return;
         }
         let blockers: PointSet = dw.iter().flat_map(|t| t.points()).collect();
@@ -39,7 +39,7 @@ impl<M: Model> Searcher<'_, M> {
                     .filter(|&x| common_points(&dw, x).is_none())
                     .collect(),
             };
-            self.windows = dw;
+            self.scratch.windows = dw;
             out.reserve(firsts.len());
             // A has no live window at an A-node (it would have won), so every live window
             // after x passes through x, and windows of different directions share no empty
@@ -74,7 +74,7 @@ impl<M: Model> Searcher<'_, M> {
                 *slot = (x, seconds, common.is_none());
             }
         }
-        self.windows = dw;
+        self.scratch.windows = dw;
         debug_assert_eq!(self.m.thn(a), 0, "attacks are generated at A-nodes");
         let near_live = self.m.candidates(a, Level::NearLive);
         self.new_stamp();
@@ -103,13 +103,13 @@ impl<M: Model> Searcher<'_, M> {
 
     /// A new A-node's pair generation: the threats read before are of another position.
     fn new_stamp(&mut self) {
-        if self.threats_now.is_empty() {
-            self.threats_now = vec![(0, [0; 4]); crate::geom::MAX_POINTS];
+        if self.scratch.threats_now.is_empty() {
+            self.scratch.threats_now = vec![(0, [0; 4]); crate::geom::MAX_POINTS];
         }
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            self.threats_now.fill((0, [0; 4]));
-            self.stamp = 1;
+        self.scratch.stamp = self.scratch.stamp.wrapping_add(1);
+        if self.scratch.stamp == 0 {
+            self.scratch.threats_now.fill((0, [0; 4]));
+            self.scratch.stamp = 1;
         }
     }
 
@@ -117,12 +117,12 @@ impl<M: Model> Searcher<'_, M> {
     /// plays it, read once an A-node.
     #[inline]
     fn threats_now(&mut self, x: Point) -> [u8; 4] {
-        let (stamp, threats) = self.threats_now[x.index()];
-        if stamp == self.stamp {
+        let (stamp, threats) = self.scratch.threats_now[x.index()];
+        if stamp == self.scratch.stamp {
             return threats;
         }
         let threats = Dir::ALL.map(|d| self.m.threats_if_played(x, self.a, d));
-        self.threats_now[x.index()] = (self.stamp, threats);
+        self.scratch.threats_now[x.index()] = (self.scratch.stamp, threats);
         threats
     }
 
@@ -256,7 +256,7 @@ impl<M: Model> Searcher<'_, M> {
     ) -> Option<Vec<Attack>> {
         // Only pairs are worth keeping: a stone's fours are read without playing it.
         let key = (self.p == 2).then(|| self.m.zobrist());
-        let known = key.and_then(|k| self.known_attacks.get(k));
+        let known = key.and_then(|k| self.scratch.known_attacks.get(k));
         let mut attacks = match known {
             Some(known) => known.to_vec(),
             None => {
@@ -266,7 +266,7 @@ impl<M: Model> Searcher<'_, M> {
                     return None;
                 }
                 if let Some(k) = key.filter(|_| !first_only) {
-                    self.known_attacks.insert(k, &attacks);
+                    self.scratch.known_attacks.insert(k, &attacks);
                 }
                 attacks
             }
@@ -303,6 +303,16 @@ impl KnownAttacks {
 
     fn get(&self, key: u64) -> Option<&[Attack]> {
         self.lists.get(&key).map(|l| &l[..])
+    }
+
+    /// Empty for a new search (a large map is let go rather than cleared: clearing touches
+    /// every slot).
+    pub(super) fn clear(&mut self) {
+        if self.lists.capacity() > 1 << 10 {
+            self.lists = Default::default();
+        } else {
+            self.lists.clear();
+        }
     }
 
     fn insert(&mut self, key: u64, attacks: &[Attack]) {

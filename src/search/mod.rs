@@ -42,7 +42,7 @@ use proof::ProofNode;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering as AtomicOrdering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tree::Searcher;
+use tree::{Scratch, Searcher};
 use tt::TranspositionTable;
 
 /// What `solve` decided about a position.
@@ -240,6 +240,8 @@ pub struct Solver<M: Model> {
     /// holds from earlier searches (`None`: each search starts from an empty table).
     table_of: Option<(Game, Color, bool)>,
     keep_table: bool,
+    /// The last search's lists and tables, for the next one.
+    scratch: Scratch,
 }
 
 impl<M: Model> Solver<M> {
@@ -251,6 +253,7 @@ impl<M: Model> Solver<M> {
             kept: Mutex::new(None),
             table_of: None,
             keep_table: false,
+            scratch: Scratch::default(),
         }
     }
 
@@ -332,13 +335,8 @@ impl<M: Model> Solver<M> {
             aborted: false,
             progress: config.progress.as_deref(),
             published: 0,
-            killers: Vec::new(),
             history: [[0; POINTS], [0; POINTS]],
-            windows: Vec::new(),
-            known_attacks: Default::default(),
-            threats_now: Vec::new(),
-            stamp: 0,
-            order_keys: Vec::new(),
+            scratch: Scratch::default(),
         }
     }
 
@@ -369,9 +367,12 @@ impl<M: Model> Solver<M> {
         let start = Instant::now();
         let m = Kept::model(kept_slot(&mut self.kept), board);
         let mut s = Self::searcher(&mut self.tt, &self.config, m, board, attacker, stop, start);
+        // The last search's lists and tables, emptied of its facts.
+        s.scratch = std::mem::take(&mut self.scratch).for_search();
         let d = decide(&mut s, board, limit, &self.config, true);
         s.publish();
         let nodes = s.nodes;
+        self.scratch = s.scratch;
         Kept::settle(kept_slot(&mut self.kept), board);
         (d.outcome, d.depth, nodes)
     }
@@ -403,6 +404,8 @@ impl<M: Model> Solver<M> {
         let (_, limit) = self.limit(board);
         let m = Kept::model(kept_slot(&mut self.kept), board);
         let mut s = Self::searcher(&mut self.tt, &self.config, m, board, attacker, stop, start);
+        // The last search's lists and tables, emptied of its facts.
+        s.scratch = std::mem::take(&mut self.scratch).for_search();
         let Decided {
             outcome,
             mut depth,
@@ -439,6 +442,7 @@ impl<M: Model> Solver<M> {
         } else {
             (Vec::new(), None)
         };
+        self.scratch = s.scratch;
         Kept::settle(kept_slot(&mut self.kept), board);
         Solution {
             outcome,

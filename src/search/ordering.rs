@@ -58,7 +58,7 @@ impl<M: Model> Searcher<'_, M> {
         if o.tt_move && tt_best == Some((p, q)) {
             s |= 1 << 62;
         }
-        if let Some(k) = self.killers.get(ply).filter(|_| o.killers) {
+        if let Some(k) = self.scratch.killers.get(ply).filter(|_| o.killers) {
             if k[0] == Some((p, q)) {
                 s |= 1 << 61;
             } else if k[1] == Some((p, q)) {
@@ -83,10 +83,10 @@ impl<M: Model> Searcher<'_, M> {
             h[q.index()] = h[q.index()].saturating_add(bonus);
         }
         if self.ordering.killers {
-            if self.killers.len() <= ply {
-                self.killers.resize(ply + 1, [None; 2]);
+            if self.scratch.killers.len() <= ply {
+                self.scratch.killers.resize(ply + 1, [None; 2]);
             }
-            let k = &mut self.killers[ply];
+            let k = &mut self.scratch.killers[ply];
             if k[0] != Some((p, q)) {
                 k[1] = k[0];
                 k[0] = Some((p, q));
@@ -135,7 +135,7 @@ impl<M: Model> Searcher<'_, M> {
             }
         }
         // Each score once, with its place: sorted, ties keep their places (a stable order).
-        let mut keys = std::mem::take(&mut self.order_keys);
+        let mut keys = std::mem::take(&mut self.scratch.order_keys);
         keys.clear();
         keys.extend(items.iter().enumerate().map(|(i, item)| {
             let score = self.score(c, pair(item), ply, tt_best, &value);
@@ -143,7 +143,7 @@ impl<M: Model> Searcher<'_, M> {
         }));
         keys.sort_unstable();
         permute(items, &mut keys);
-        self.order_keys = keys;
+        self.scratch.order_keys = keys;
     }
 }
 

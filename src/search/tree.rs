@@ -67,10 +67,20 @@ pub(super) struct Searcher<'a, M: Model> {
     /// Where the nodes are published, and how many of them already are.
     pub(super) progress: Option<&'a SearchProgress>,
     pub(super) published: u64,
-    /// Two killer pairs per ply, for the plies reached so far.
-    pub(super) killers: Vec<[Option<(Point, Point)>; 2]>,
     /// History scores by colour and point.
     pub(super) history: [[u32; POINTS]; 2],
+    /// The lists and tables a search grows, kept by the solver for its next search.
+    pub(super) scratch: Scratch,
+}
+
+/// What a search grows and the next search of the same solver reuses (a batch, the prover's
+/// leaves: one search a position, each a few microseconds, where allocating these again was a
+/// tenth of Connect6's median search). Nothing in it carries a fact from one search to the
+/// next: [`Scratch::for_search`] empties what would.
+#[derive(Default)]
+pub(super) struct Scratch {
+    /// Two killer pairs per ply, for the plies reached so far.
+    pub(super) killers: Vec<[Option<(Point, Point)>; 2]>,
     /// Scratch for live windows.
     pub(super) windows: Vec<Threat>,
     /// The attacks of A-nodes already expanded.
@@ -78,10 +88,21 @@ pub(super) struct Searcher<'a, M: Model> {
     /// The threats of A's connections through a point once A plays it, by direction, read
     /// during the current A-node's pair generation: `(stamp, threats)` by point index.
     pub(super) threats_now: Vec<(u32, [u8; 4])>,
-    /// The stamp of the current A-node's entries of `threats_now`.
+    /// The stamp of the current A-node's entries of `threats_now` (it goes on counting from one
+    /// search to the next, so an entry of an earlier search is never read as current).
     pub(super) stamp: u32,
     /// Scratch for ordering: each candidate's score and place (`Searcher::order_by`).
     pub(super) order_keys: Vec<(std::cmp::Reverse<u64>, usize)>,
+}
+
+impl Scratch {
+    /// Ready for a new search: no killers and no attack lists of the last one (a search's
+    /// nodes never depend on what the solver searched before).
+    pub(super) fn for_search(mut self) -> Scratch {
+        self.killers.clear();
+        self.known_attacks.clear();
+        self
+    }
 }
 
 impl<M: Model> Searcher<'_, M> {
@@ -305,7 +326,7 @@ impl<M: Model> Searcher<'_, M> {
     /// (none when `thn(A) > p`) — pairs, or single points as `(x, x)` — and `thn(A)`. In
     /// Renju black's forbidden points are no defence: with none left the attack wins.
     pub(super) fn defences(&mut self) -> (u8, Vec<(Point, Point)>) {
-        let mut w = std::mem::take(&mut self.windows);
+        let mut w = std::mem::take(&mut self.scratch.windows);
         self.m.live_windows(self.a, &mut w);
         let thn = cover_number(&w);
         let moves = if thn > self.p {
@@ -320,7 +341,7 @@ impl<M: Model> Searcher<'_, M> {
         } else {
             blocking_pairs(&w)
         };
-        self.windows = w;
+        self.scratch.windows = w;
         (thn, moves)
     }
 }

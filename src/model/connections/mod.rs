@@ -121,9 +121,10 @@ impl<S: TypeSource, const K: u32, const G: usize, const L: usize> Model
 
     fn rebuild(&mut self, board: &Board) {
         check_rows::<K>(Self::NAME, board);
+        let same_game = self.board.game() == board.game();
         self.src = S::for_game(board.game());
         self.board.clone_from(board);
-        self.state.rebuild(&self.src, board);
+        self.state.rebuild(&self.src, board, same_game);
         self.zobrist = zobrist::board_key(board);
         // The frames stay allocated for the next search.
         self.ply = 0;

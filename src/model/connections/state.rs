@@ -131,39 +131,44 @@ impl<const K: u32, const G: usize, const L: usize> ConnState<K, G, L> {
             lines: [LineState::default(); L],
             threat_lines: [0; 2],
         };
-        s.rebuild(src, board);
+        s.rebuild(src, board, false);
         s
     }
 
     /// This state made the state of `board`, in place (a batch of unrelated positions builds
     /// one model after another: moving a fresh 8 KB state into place cost more than filling it).
-    pub(super) fn rebuild<S: TypeSource>(&mut self, src: &S, board: &Board) {
+    /// With `same_game` (this state is a state of `board`'s game, from the same source) a line
+    /// whose stones are already `board`'s is kept as it is: a line's state is a function of its
+    /// stones.
+    pub(super) fn rebuild<S: TypeSource>(&mut self, src: &S, board: &Board, same_game: bool) {
         let geo = board.game().geometry();
         assert!(
             geo.lines.len() <= L && geo.lines.len() <= 128,
             "{} has more lines than this kind holds",
             board.game()
         );
-        // Lines the last game had and this one lacks go back to empty (never read).
         let n = geo.lines.len();
-        let before = self.geo.lines.len().max(n);
-        self.lines[n..before].fill(LineState::default());
-        self.geo = geo;
-        self.threat_lines = [0; 2];
-        for line in &mut self.lines[..n] {
-            line.stones = [0, 0];
+        if !same_game {
+            // Lines the last game had and this one lacks go back to empty (never read).
+            let before = self.geo.lines.len().max(n);
+            self.lines[n..before].fill(LineState::default());
+            self.geo = geo;
+            self.threat_lines = [0; 2];
         }
         // Each line's stones, from one pass over the board's stones.
+        let mut stones = [[0u32; 2]; L];
         for (p, c) in board.iter() {
             for slot in geo.slots[p.index()].iter().flatten() {
-                self.lines[slot.line as usize].stones[c.index()] |= 1 << slot.offset;
+                stones[slot.line as usize][c.index()] |= 1 << slot.offset;
             }
         }
         // An empty line's state depends on its length only: derived once per length.
         let mut empty: [Option<LineState<G>>; MAX_SIDE + 1] = [None; MAX_SIDE + 1];
-        for l in 0..n {
+        for (l, &stones) in stones[..n].iter().enumerate() {
+            if same_game && self.lines[l].stones == stones {
+                continue;
+            }
             let len = geo.lines[l].len as u32;
-            let stones = self.lines[l].stones;
             self.lines[l] = if stones == [0, 0] {
                 *empty[len as usize].get_or_insert_with(|| build_line::<S, K, G>(src, len, stones))
             } else {
