@@ -490,7 +490,7 @@ fn decide<M: Model>(
 /// one, then two), the first move is no attack: nobody has a threat win there. (With one
 /// stone per move the search itself finds no attack on an empty board.)
 fn first_move_too_small(board: &Board) -> bool {
-    board.stones() == 0 && board.game().q() < board.game().p()
+    board.game().q() < board.game().p() && board.stones() == 0
 }
 
 /// Solve `pos` with model `M` and `config` (a one-off [`Solver`]).
